@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* LwnFeed and LwnFeedItem: reference-counted values, never changed after construction. */
+
+#include "config.h"
+
+#include "lwn-feed.h"
+
+struct _LwnFeedItem
+{
+  gatomicrefcount ref_count;
+  char *id;
+  char *title;
+  char *link;
+  char *url;
+  char *author;
+  char *description_html;
+  GDateTime *date;
+  gboolean paywalled;
+};
+
+struct _LwnFeed
+{
+  gatomicrefcount ref_count;
+  char *title;
+  char *link;
+  guint refresh_seconds;
+  GDateTime *refresh_base;
+  GPtrArray *items;
+};
+
+/**
+ * lwn_feed_item_new:
+ * @id: a stable identifier, unique within the feed
+ * @title: the plain-text title
+ * @link: (nullable): the item's link as resolved by the parser
+ * @url: (nullable): the launchable full-article URL, or %NULL when the link is unsafe
+ * @author: (nullable): the author's name
+ * @description_html: (nullable): the description or content, as HTML
+ * @date: (nullable): when it was published or updated
+ * @paywalled: whether LWN marks it as subscriber-only
+ *
+ * Returns: (transfer full): a new item holding copies of every argument
+ */
+LwnFeedItem *
+lwn_feed_item_new (const char *id,
+                   const char *title,
+                   const char *link,
+                   const char *url,
+                   const char *author,
+                   const char *description_html,
+                   GDateTime  *date,
+                   gboolean    paywalled)
+{
+  LwnFeedItem *item;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (title != NULL, NULL);
+
+  item = g_new0 (LwnFeedItem, 1);
+  g_atomic_ref_count_init (&item->ref_count);
+  item->id = g_strdup (id);
+  item->title = g_strdup (title);
+  item->link = g_strdup (link);
+  item->url = g_strdup (url);
+  item->author = g_strdup (author);
+  item->description_html = g_strdup (description_html);
+  item->date = date != NULL ? g_date_time_ref (date) : NULL;
+  item->paywalled = paywalled;
+  return item;
+}
+
+/**
+ * lwn_feed_item_ref:
+ * @item: an item
+ *
+ * Returns: (transfer full): @item
+ */
+LwnFeedItem *
+lwn_feed_item_ref (LwnFeedItem *item)
+{
+  g_return_val_if_fail (item != NULL, NULL);
+
+  g_atomic_ref_count_inc (&item->ref_count);
+  return item;
+}
+
+/**
+ * lwn_feed_item_unref:
+ * @item: (transfer full): an item
+ *
+ * Drops a reference, freeing the item with the last one.
+ */
+void
+lwn_feed_item_unref (LwnFeedItem *item)
+{
+  g_return_if_fail (item != NULL);
+
+  if (!g_atomic_ref_count_dec (&item->ref_count))
+    return;
+
+  g_free (item->id);
+  g_free (item->title);
+  g_free (item->link);
+  g_free (item->url);
+  g_free (item->author);
+  g_free (item->description_html);
+  g_clear_pointer (&item->date, g_date_time_unref);
+  g_free (item);
+}
+
+const char *
+lwn_feed_item_get_id (const LwnFeedItem *item)
+{
+  return item->id;
+}
+
+const char *
+lwn_feed_item_get_title (const LwnFeedItem *item)
+{
+  return item->title;
+}
+
+const char *
+lwn_feed_item_get_link (const LwnFeedItem *item)
+{
+  return item->link;
+}
+
+/**
+ * lwn_feed_item_get_url:
+ * @item: an item
+ *
+ * Returns: (nullable): the full-article http(s) URL to open, or %NULL when
+ *   the item has no link that is safe to launch
+ */
+const char *
+lwn_feed_item_get_url (const LwnFeedItem *item)
+{
+  return item->url;
+}
+
+const char *
+lwn_feed_item_get_author (const LwnFeedItem *item)
+{
+  return item->author;
+}
+
+const char *
+lwn_feed_item_get_description (const LwnFeedItem *item)
+{
+  return item->description_html;
+}
+
+GDateTime *
+lwn_feed_item_get_date (const LwnFeedItem *item)
+{
+  return item->date;
+}
+
+gboolean
+lwn_feed_item_get_paywalled (const LwnFeedItem *item)
+{
+  return item->paywalled;
+}
+
+/**
+ * lwn_feed_new:
+ * @title: the feed's title
+ * @link: (nullable): the site the feed belongs to
+ * @refresh_seconds: the feed's own minimum refresh interval, 0 for none
+ * @refresh_base: (nullable): the time refreshes are aligned to (syn:updateBase)
+ * @items: (transfer container) (element-type LwnFeedItem): the items in feed order;
+ *   the array must free its elements with lwn_feed_item_unref()
+ *
+ * Returns: (transfer full): a new feed
+ */
+LwnFeed *
+lwn_feed_new (const char *title,
+              const char *link,
+              guint       refresh_seconds,
+              GDateTime  *refresh_base,
+              GPtrArray  *items)
+{
+  LwnFeed *feed;
+
+  g_return_val_if_fail (title != NULL, NULL);
+  g_return_val_if_fail (items != NULL, NULL);
+
+  feed = g_new0 (LwnFeed, 1);
+  g_atomic_ref_count_init (&feed->ref_count);
+  feed->title = g_strdup (title);
+  feed->link = g_strdup (link);
+  feed->refresh_seconds = refresh_seconds;
+  feed->refresh_base = refresh_base != NULL ? g_date_time_ref (refresh_base) : NULL;
+  feed->items = items;
+  return feed;
+}
+
+LwnFeed *
+lwn_feed_ref (LwnFeed *feed)
+{
+  g_return_val_if_fail (feed != NULL, NULL);
+
+  g_atomic_ref_count_inc (&feed->ref_count);
+  return feed;
+}
+
+void
+lwn_feed_unref (LwnFeed *feed)
+{
+  g_return_if_fail (feed != NULL);
+
+  if (!g_atomic_ref_count_dec (&feed->ref_count))
+    return;
+
+  g_free (feed->title);
+  g_free (feed->link);
+  g_clear_pointer (&feed->refresh_base, g_date_time_unref);
+  g_ptr_array_unref (feed->items);
+  g_free (feed);
+}
+
+const char *
+lwn_feed_get_title (const LwnFeed *feed)
+{
+  return feed->title;
+}
+
+const char *
+lwn_feed_get_link (const LwnFeed *feed)
+{
+  return feed->link;
+}
+
+guint
+lwn_feed_get_refresh_seconds (const LwnFeed *feed)
+{
+  return feed->refresh_seconds;
+}
+
+GDateTime *
+lwn_feed_get_refresh_base (const LwnFeed *feed)
+{
+  return feed->refresh_base;
+}
+
+guint
+lwn_feed_get_n_items (const LwnFeed *feed)
+{
+  return feed->items->len;
+}
+
+/**
+ * lwn_feed_get_item:
+ * @feed: a feed
+ * @index: an index below lwn_feed_get_n_items()
+ *
+ * Returns: (transfer none): the item at @index, in feed order
+ */
+LwnFeedItem *
+lwn_feed_get_item (const LwnFeed *feed,
+                   guint          index)
+{
+  g_return_val_if_fail (index < feed->items->len, NULL);
+
+  return g_ptr_array_index (feed->items, index);
+}

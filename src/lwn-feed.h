@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* LwnFeed and LwnFeedItem: the parsed feed, immutable once built. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _LwnFeed     LwnFeed;
+typedef struct _LwnFeedItem LwnFeedItem;
+
+/* Items */
+LwnFeedItem *lwn_feed_item_new             (const char *id,
+                                            const char *title,
+                                            const char *link,
+                                            const char *url,
+                                            const char *author,
+                                            const char *description_html,
+                                            GDateTime  *date,
+                                            gboolean    paywalled);
+LwnFeedItem *lwn_feed_item_ref             (LwnFeedItem *item);
+void         lwn_feed_item_unref           (LwnFeedItem *item);
+const char  *lwn_feed_item_get_id          (const LwnFeedItem *item);
+const char  *lwn_feed_item_get_title       (const LwnFeedItem *item);
+const char  *lwn_feed_item_get_link        (const LwnFeedItem *item);
+const char  *lwn_feed_item_get_url         (const LwnFeedItem *item);
+const char  *lwn_feed_item_get_author      (const LwnFeedItem *item);
+const char  *lwn_feed_item_get_description (const LwnFeedItem *item);
+GDateTime   *lwn_feed_item_get_date        (const LwnFeedItem *item);
+gboolean     lwn_feed_item_get_paywalled   (const LwnFeedItem *item);
+
+/* Feeds */
+LwnFeed     *lwn_feed_new                  (const char *title,
+                                            const char *link,
+                                            guint       refresh_seconds,
+                                            GDateTime  *refresh_base,
+                                            GPtrArray  *items);
+LwnFeed     *lwn_feed_ref                  (LwnFeed *feed);
+void         lwn_feed_unref                (LwnFeed *feed);
+const char  *lwn_feed_get_title            (const LwnFeed *feed);
+const char  *lwn_feed_get_link             (const LwnFeed *feed);
+guint        lwn_feed_get_refresh_seconds  (const LwnFeed *feed);
+GDateTime   *lwn_feed_get_refresh_base     (const LwnFeed *feed);
+guint        lwn_feed_get_n_items          (const LwnFeed *feed);
+LwnFeedItem *lwn_feed_get_item             (const LwnFeed *feed,
+                                            guint          index);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnFeedItem, lwn_feed_item_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnFeed, lwn_feed_unref)
+
+G_END_DECLS

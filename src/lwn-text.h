@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Plain text from feed HTML, safe for menus, tooltips and notifications. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char *lwn_text_from_html          (const char *html,
+                                   gsize       max_chars);
+char *lwn_text_collapse_whitespace (const char *text);
+char *lwn_text_strip_controls     (const char *text);
+char *lwn_text_ellipsize          (const char *text,
+                                   gsize       max_chars);
+char *lwn_text_escape_markup      (const char *text);
+char *lwn_text_escape_mnemonic    (const char *text);
+
+G_END_DECLS

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Link resolution, the LWN full-article rewrite, and the http(s)-only launch check, all through GUri. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lwn-url.h"
+
+/* Browsers drop ASCII tab and newlines anywhere in a URL and trim C0 controls
+ * and spaces at both ends (https://url.spec.whatwg.org/#concept-basic-url-parser),
+ * so "java\tscript:" is "javascript:" to them: do the same before judging. */
+static char *
+normalize_reference (const char *reference)
+{
+  GString *clean = g_string_sized_new (strlen (reference));
+
+  for (const char *p = reference; *p != '\0'; p++)
+    {
+      if (*p != '\t' && *p != '\n' && *p != '\r')
+        g_string_append_c (clean, *p);
+    }
+
+  while (clean->len > 0 && (guchar) clean->str[clean->len - 1] <= 0x20)
+    g_string_truncate (clean, clean->len - 1);
+
+  gsize leading = 0;
+  while (leading < clean->len && (guchar) clean->str[leading] <= 0x20)
+    leading++;
+  g_string_erase (clean, 0, leading);
+
+  return g_string_free (clean, FALSE);
+}
+
+static GUri *
+parse_reference (const char *base,
+                 const char *reference)
+{
+  g_autofree char *clean = NULL;
+  g_autoptr (GUri) base_uri = NULL;
+
+  if (reference == NULL)
+    return NULL;
+
+  clean = normalize_reference (reference);
+  if (*clean == '\0')
+    return NULL;
+
+  if (base != NULL && *base != '\0')
+    base_uri = g_uri_parse (base, G_URI_FLAGS_ENCODED, NULL);
+
+  /* With no usable base, only an absolute reference means anything. */
+  return g_uri_parse_relative (base_uri, clean, G_URI_FLAGS_ENCODED, NULL);
+}
+
+/**
+ * lwn_url_resolve:
+ * @base: (nullable): the absolute URL @reference is relative to
+ * @reference: a URL as written in a feed, absolute or relative
+ *
+ * Resolves @reference against @base (RFC 3986), after removing the tabs,
+ * newlines and surrounding white space that browsers ignore too.
+ *
+ * Returns: (transfer full) (nullable): the absolute URL, or %NULL when
+ *   @reference is empty, unparsable, or relative with no usable @base
+ */
+char *
+lwn_url_resolve (const char *base,
+                 const char *reference)
+{
+  g_autoptr (GUri) uri = parse_reference (base, reference);
+
+  if (uri == NULL)
+    return NULL;
+
+  return g_uri_to_string (uri);
+}
+
+static gboolean
+uri_is_launchable (GUri *uri)
+{
+  const char *scheme = g_uri_get_scheme (uri);
+  const char *host = g_uri_get_host (uri);
+
+  if (scheme == NULL || host == NULL || *host == '\0')
+    return FALSE;
+
+  return g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0;
+}
+
+/**
+ * lwn_url_is_launchable:
+ * @url: (nullable): a URL
+ *
+ * Returns: %TRUE only for an absolute http or https URL with a non-empty
+ *   host: the only kind lwn-tray ever hands to the browser
+ */
+gboolean
+lwn_url_is_launchable (const char *url)
+{
+  g_autoptr (GUri) uri = NULL;
+
+  if (url == NULL)
+    return FALSE;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  return uri != NULL && uri_is_launchable (uri);
+}
+
+static gboolean
+host_is_lwn (const char *host)
+{
+  return g_ascii_strcasecmp (host, "lwn.net") == 0 || g_ascii_strcasecmp (host, "www.lwn.net") == 0;
+}
+
+/* "/Articles/826124/rss" or "/Articles/826124/rss/" → "/Articles/826124/"; NULL otherwise. */
+static char *
+article_path_from_rss_path (const char *path)
+{
+  g_auto (GStrv) segments = g_strsplit (path, "/", -1);
+  guint n = g_strv_length (segments);
+
+  /* Expect "", "Articles", digits, "rss" and possibly a trailing "". */
+  if (n == 5 && segments[4][0] == '\0')
+    n = 4;
+  if (n != 4 || segments[0][0] != '\0' || g_strcmp0 (segments[1], "Articles") != 0 || g_strcmp0 (segments[3], "rss") != 0)
+    return NULL;
+
+  if (segments[2][0] == '\0')
+    return NULL;
+  for (const char *p = segments[2]; *p != '\0'; p++)
+    {
+      if (!g_ascii_isdigit (*p))
+        return NULL;
+    }
+
+  return g_strdup_printf ("/Articles/%s/", segments[2]);
+}
+
+/**
+ * lwn_url_dup_article_url:
+ * @base: (nullable): the URL relative links are resolved against
+ *   (xml:base, or the feed's own link)
+ * @link: (nullable): the item's link as written in the feed
+ *
+ * Works out what a click on the item should open. LWN's feeds have linked to
+ * the RSS view of an article (https://lwn.net/Articles/826124/rss); that is
+ * rewritten to the article itself (https://lwn.net/Articles/826124/). Links
+ * to other sites are kept as they are.
+ *
+ * Returns: (transfer full) (nullable): an absolute http(s) URL, or %NULL when
+ *   @link is missing or anything but http(s) once resolved
+ */
+char *
+lwn_url_dup_article_url (const char *base,
+                         const char *link)
+{
+  g_autoptr (GUri) uri = parse_reference (base, link);
+  g_autofree char *article_path = NULL;
+
+  if (uri == NULL || !uri_is_launchable (uri))
+    return NULL;
+
+  if (host_is_lwn (g_uri_get_host (uri)))
+    article_path = article_path_from_rss_path (g_uri_get_path (uri));
+
+  if (article_path != NULL)
+    {
+      g_autoptr (GUri) article = g_uri_build (G_URI_FLAGS_ENCODED,
+                                              g_uri_get_scheme (uri),
+                                              NULL,
+                                              g_uri_get_host (uri),
+                                              g_uri_get_port (uri),
+                                              article_path,
+                                              NULL,
+                                              NULL);
+      return g_uri_to_string (article);
+    }
+
+  return g_uri_to_string (uri);
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Link resolution, the LWN full-article rewrite, and the http(s)-only launch check. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char     *lwn_url_resolve          (const char *base,
+                                    const char *reference);
+gboolean  lwn_url_is_launchable    (const char *url);
+char     *lwn_url_dup_article_url  (const char *base,
+                                    const char *link);
+
+G_END_DECLS
