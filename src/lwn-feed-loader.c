@@ -1,1 +1,189 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One refresh's worth of work off the main thread: download, check the status, parse. */
+
+#include "config.h"
+
+#include "lwn-feed-loader.h"
+#include "lwn-feed-parser.h"
+
+typedef struct
+{
+  char *url;
+  char *etag;
+  char *last_modified;
+  LwnFetchLimits limits;
+  gboolean has_limits;
+  /* Written by the worker before the task returns; read by _finish. */
+  LwnFetchResponse *response;
+} LoadData;
+
+/* A data address, not the function's: ISO C has no function-to-object pointer conversion. */
+static char load_source_tag;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_free (data->url);
+  g_free (data->etag);
+  g_free (data->last_modified);
+  g_clear_pointer (&data->response, lwn_fetch_response_unref);
+  g_free (data);
+}
+
+/**
+ * lwn_feed_load_sync:
+ * @request: what to fetch
+ * @out_feed: (out) (optional) (transfer full) (nullable): the parsed feed;
+ *   %NULL when the server answered 304 Not Modified
+ * @out_response: (out) (optional) (transfer full) (nullable): the server's
+ *   response whenever one arrived, also when this function fails (so the
+ *   caller can honour Retry-After or a permanent redirect)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Fetches @request and parses the body. Blocks: call it from a worker thread,
+ * or use lwn_feed_load_async().
+ *
+ * Returns: %TRUE on 200 with a feed or on 304; %FALSE with @error set in the
+ *   %LWN_FETCH_ERROR, %LWN_PARSE_ERROR or %G_IO_ERROR (cancelled) domains
+ */
+gboolean
+lwn_feed_load_sync (const LwnFetchRequest *request,
+                    LwnFeed              **out_feed,
+                    LwnFetchResponse     **out_response,
+                    GCancellable          *cancellable,
+                    GError               **error)
+{
+  g_autoptr (LwnFetchResponse) response = NULL;
+  g_autoptr (LwnFeed) feed = NULL;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (request != NULL && request->url != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  response = lwn_fetch_sync (request, cancellable, error);
+  if (response == NULL)
+    goto out;
+
+  if (!lwn_fetch_response_check (response, error))
+    goto out;
+
+  if (!lwn_fetch_response_is_not_modified (response))
+    {
+      feed = lwn_feed_parse (lwn_fetch_response_get_body (response),
+                             lwn_fetch_response_get_content_type (response),
+                             lwn_fetch_response_get_effective_url (response),
+                             error);
+      if (feed == NULL)
+        goto out;
+    }
+
+  ok = TRUE;
+
+out:
+  if (out_feed != NULL)
+    *out_feed = g_steal_pointer (&feed);
+  if (out_response != NULL)
+    *out_response = g_steal_pointer (&response);
+  return ok;
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+  LwnFetchRequest request = {
+    .url = data->url,
+    .etag = data->etag,
+    .last_modified = data->last_modified,
+    .limits = data->has_limits ? &data->limits : NULL,
+  };
+  LwnFeed *feed = NULL;
+  GError *error = NULL;
+
+  if (lwn_feed_load_sync (&request, &feed, &data->response, cancellable, &error))
+    g_task_return_pointer (task, feed, (GDestroyNotify) lwn_feed_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * lwn_feed_load_async:
+ * @request: what to fetch; copied, so it may go away after the call
+ * @cancellable: (nullable): cancels the transfer promptly
+ * @callback: called on the caller's thread-default main context
+ * @user_data: data for @callback
+ *
+ * Runs lwn_feed_load_sync() in a worker thread.
+ */
+void
+lwn_feed_load_async (const LwnFetchRequest *request,
+                     GCancellable          *cancellable,
+                     GAsyncReadyCallback    callback,
+                     gpointer               user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  LoadData *data;
+
+  g_return_if_fail (request != NULL && request->url != NULL);
+
+  data = g_new0 (LoadData, 1);
+  data->url = g_strdup (request->url);
+  data->etag = g_strdup (request->etag);
+  data->last_modified = g_strdup (request->last_modified);
+  if (request->limits != NULL)
+    {
+      data->limits = *request->limits;
+      data->has_limits = TRUE;
+    }
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &load_source_tag);
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/**
+ * lwn_feed_load_finish:
+ * @result: the #GAsyncResult passed to the callback
+ * @out_feed: (out) (optional) (transfer full) (nullable): as for lwn_feed_load_sync()
+ * @out_response: (out) (optional) (transfer full) (nullable): as for lwn_feed_load_sync()
+ * @error: return location for a #GError
+ *
+ * Returns: as lwn_feed_load_sync()
+ */
+gboolean
+lwn_feed_load_finish (GAsyncResult      *result,
+                      LwnFeed          **out_feed,
+                      LwnFetchResponse **out_response,
+                      GError           **error)
+{
+  GTask *task = G_TASK (result);
+  LoadData *data;
+  LwnFeed *feed;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (task) == &load_source_tag, FALSE);
+
+  data = g_task_get_task_data (task);
+  feed = g_task_propagate_pointer (task, &local_error);
+
+  if (out_response != NULL)
+    *out_response = g_steal_pointer (&data->response);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+
+  if (out_feed != NULL)
+    *out_feed = feed;
+  else if (feed != NULL)
+    lwn_feed_unref (feed);
+  return TRUE;
+}
