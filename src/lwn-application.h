@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The applet: options, single instance, and the wiring of store, scheduler, tray and notifier. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define LWN_TYPE_APPLICATION (lwn_application_get_type ())
+G_DECLARE_FINAL_TYPE (LwnApplication, lwn_application, LWN, APPLICATION, GtkApplication)
+
+/* Headlines in the menu unless configured otherwise. */
+#define LWN_DEFAULT_MAX_ITEMS 20
+/* Seconds between refreshes unless configured otherwise. */
+#define LWN_DEFAULT_INTERVAL 1800
+/* Shorter intervals are accepted, with a warning, for testing. */
+#define LWN_MIN_INTERVAL 60
+
+LwnApplication *lwn_application_new (void);
+
+G_END_DECLS

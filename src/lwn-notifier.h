@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Desktop notifications for new headlines (libnotify), with actions that open them. */
+#pragma once
+
+#include <glib-object.h>
+
+#include "lwn-feed.h"
+
+G_BEGIN_DECLS
+
+#define LWN_TYPE_NOTIFIER (lwn_notifier_get_type ())
+G_DECLARE_FINAL_TYPE (LwnNotifier, lwn_notifier, LWN, NOTIFIER, GObject)
+
+/* Characters of plain-text summary in a notification body. */
+#define LWN_NOTIFIER_BODY_CHARS 200
+
+LwnNotifier *lwn_notifier_new           (void);
+void         lwn_notifier_set_enabled   (LwnNotifier *self,
+                                         gboolean     enabled);
+gboolean     lwn_notifier_get_enabled   (LwnNotifier *self);
+void         lwn_notifier_announce      (LwnNotifier *self,
+                                         GPtrArray   *items,
+                                         guint        max_single,
+                                         const char  *site_url);
+void         lwn_notifier_withdraw      (LwnNotifier *self,
+                                         const char  *item_id);
+void         lwn_notifier_withdraw_all  (LwnNotifier *self);
+void         lwn_notifier_show_message  (LwnNotifier *self,
+                                         const char  *summary,
+                                         const char  *body);
+
+G_END_DECLS
