@@ -225,6 +225,7 @@ class FeedServer:
             "time": time.time(),
             "status": None,
             "answered": None,
+            "malformed": False,
         }
         with self.lock:
             self.requests.append(record)
@@ -243,6 +244,7 @@ class FeedServer:
         elif malformed:
             status = 200
             body = body[: len(body) // 2]
+            record["malformed"] = True
         elif etag is not None and etag in [
             tag.strip() for tag in record["headers"].get("if-none-match", "").split(",")
         ]:
@@ -309,6 +311,18 @@ class FeedServer:
     def answered(self):
         with self.lock:
             return [record for record in self.requests if record["answered"] is not None]
+
+    def wait_answer(self, after, what, predicate, timeout=TIMEOUT):
+        """Waits for an answered request, among those after the first `after`, that
+        satisfies predicate(record), and returns it."""
+
+        def find():
+            for record in self.answered()[after:]:
+                if predicate(record):
+                    return record
+            return None
+
+        return wait_for(find, what, timeout)
 
     def wait_requests(self, count, timeout=TIMEOUT):
         return wait_for(lambda: self.count() >= count, "%d feed request(s)" % count, timeout)
@@ -906,8 +920,13 @@ class Scenario:
             lines.append("feed requests:")
             for record in self.server.log():
                 lines.append(
-                    "  %s status=%r if-none-match=%r"
-                    % (record["path"], record["status"], record["headers"].get("if-none-match"))
+                    "  %s status=%r%s if-none-match=%r"
+                    % (
+                        record["path"],
+                        record["status"],
+                        " (malformed)" if record["malformed"] else "",
+                        record["headers"].get("if-none-match"),
+                    )
                 )
         if self.notifier is not None:
             try:
