@@ -202,6 +202,7 @@ def test_menu_layout(s):
     items = [
         current(937000, long_title),
         current(937001, "[$] A subscriber-only article"),
+        current(937003, "io_uring, __user and &-ampersands"),
         e2e.headline(937002, "An item with an unsafe link", link="javascript:alert(1)"),
         old(826124),
     ] + [current(937100 + index) for index in range(20)]
@@ -224,10 +225,11 @@ def test_menu_layout(s):
     assert long_title.startswith(first[:-1].rstrip()), first
 
     assert labels[1] == BULLET + "[$] A subscriber-only article", labels[1]
-    assert labels[2] == BULLET + "An item with an unsafe link", labels[2]
-    assert top[2]["enabled"] is False, top[2]
-    assert labels[3:] == [shown(item) for item in items[3:20]], labels[3:]
-    assert all(entry["enabled"] is True for index, entry in enumerate(top) if index != 2), top
+    assert labels[2] == BULLET + "io_uring, __user and &-ampersands", labels[2]
+    assert labels[3] == BULLET + "An item with an unsafe link", labels[3]
+    assert top[3]["enabled"] is False, top[3]
+    assert labels[4:] == [shown(item) for item in items[4:20]], labels[4:]
+    assert all(entry["enabled"] is True for index, entry in enumerate(top) if index != 3), top
 
     assert_commands(entries)
     assert_updated(status_line(entries))
@@ -249,6 +251,8 @@ def test_fixture_unread_count(s):
     assert all(label.startswith(BULLET) for label in labels), labels
     assert any(label.startswith(BULLET + "[$] ") for label in labels), labels
     applet.wait_indicator("NeedsAttention", "15")
+    time.sleep(SETTLE)
+    assert len(s.notifier.notifications()) <= 1, s.notifier.notifications()
 
     menu.click(BULLET + "Going Rogue")
     assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/937631/"]
@@ -263,11 +267,11 @@ def test_fixture_unread_count(s):
 def test_open_headline(s):
     """Clicking a headline opens the article URL (2020 /rss links rewritten) and marks
     it read; with nothing unread the indicator goes back to Active."""
-    items = [old(826124, "Kernel news from 2020"), current(937631, "Going Rogue (Digital Antiquarian)")]
+    items = [old(826124, "Kernel news from 2020: io_uring"), current(937631, "Going Rogue (Digital Antiquarian)")]
     applet, menu = start_loaded(s, items)
     applet.wait_indicator("NeedsAttention", "2")
 
-    menu.click(BULLET + "Kernel news from 2020")
+    menu.click(BULLET + "Kernel news from 2020: io_uring")
     assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/826124/"]
     wait_headlines(menu, items, read={items[0]["title"]})
     applet.wait_indicator("NeedsAttention", "1")
@@ -293,6 +297,9 @@ def test_mark_all_read_persists(s):
     wait_headlines(menu, items, read=read)
     applet.wait_indicator("Active", "")
     stop_ok(applet)
+    for key in ("XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        directory = os.path.join(s.dirs[key], "lwn-tray")
+        assert os.path.isdir(directory) and os.listdir(directory), "nothing saved in %s" % directory
 
     applet = s.start()
     menu = applet.menu()
