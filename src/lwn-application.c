@@ -28,11 +28,14 @@ struct _LwnApplication
 {
   GtkApplication parent_instance;
 
-  /* Configuration for this run */
+  /* Configuration for this run: settings, overridden by the command line */
+  GSettings *settings; /* NULL when the schema is not installed */
   char *feed_url;
+  gboolean feed_url_forced;
   guint interval;
   gboolean interval_forced;
   gboolean notify;
+  gboolean notify_forced;
   guint max_items;
 
   GDBusConnection *session_bus;
@@ -609,15 +612,112 @@ quit_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static char *
-find_uninstalled_icons (void)
+static gboolean
+running_uninstalled (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
 
-  /* Run from the build tree: the icons are in the source tree, not installed. */
-  if (exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/"))
-    return g_strdup (SOURCE_ICONS_DIR);
-  return NULL;
+  return exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/");
+}
+
+/* Switches to another feed at once: what is shown belongs to the old one. */
+static void
+switch_feed (LwnApplication *self,
+             const char     *feed_url)
+{
+  if (g_strcmp0 (self->feed_url, feed_url) == 0)
+    return;
+
+  g_debug ("Switching to the feed at %s", feed_url);
+  g_free (self->feed_url);
+  self->feed_url = g_strdup (feed_url);
+
+  /* Cancel and replace: late results of the old feed must not land. */
+  g_cancellable_cancel (self->cancellable);
+  g_set_object (&self->cancellable, g_cancellable_new ());
+  self->refreshing = FALSE;
+  g_clear_pointer (&self->feed, lwn_feed_unref);
+  g_clear_pointer (&self->last_error, g_free);
+  lwn_tray_show_loading (self->tray);
+  lwn_tray_set_status (self->tray, NULL);
+  lwn_scheduler_resume_polling (self->scheduler);
+
+  load_cache (self);
+  refresh (self);
+}
+
+static void
+settings_changed_cb (GSettings      *settings,
+                     const char     *key,
+                     LwnApplication *self)
+{
+  if (g_str_equal (key, "feed-url") && !self->feed_url_forced)
+    {
+      g_autofree char *url = g_settings_get_string (settings, key);
+
+      if (*url != '\0')
+        switch_feed (self, url);
+    }
+  else if (g_str_equal (key, "refresh-interval") && !self->interval_forced)
+    {
+      self->interval = g_settings_get_uint (settings, key);
+      lwn_scheduler_set_interval (self->scheduler, self->interval, FALSE);
+    }
+  else if (g_str_equal (key, "max-items"))
+    {
+      self->max_items = MAX (g_settings_get_uint (settings, key), 1);
+      update_tray (self);
+    }
+  else if (g_str_equal (key, "notifications") && !self->notify_forced)
+    {
+      self->notify = g_settings_get_boolean (settings, key);
+      lwn_notifier_set_enabled (self->notifier, self->notify);
+    }
+}
+
+/* Never a bare g_settings_new(): without the schema it aborts the process. */
+static GSettings *
+open_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchemaSource) uninstalled = NULL;
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (running_uninstalled ())
+    uninstalled = g_settings_schema_source_new_from_directory (BUILD_ROOT "/data", source, FALSE, NULL);
+  if (uninstalled != NULL)
+    source = uninstalled;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_warning ("The settings schema %s is not installed; using the default settings", APP_ID);
+      return NULL;
+    }
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+apply_settings (LwnApplication *self)
+{
+  g_autofree char *url = NULL;
+
+  if (self->settings == NULL)
+    return;
+
+  url = g_settings_get_string (self->settings, "feed-url");
+  if (!self->feed_url_forced && *url != '\0')
+    {
+      g_free (self->feed_url);
+      self->feed_url = g_steal_pointer (&url);
+    }
+  if (!self->interval_forced)
+    self->interval = g_settings_get_uint (self->settings, "refresh-interval");
+  if (!self->notify_forced)
+    self->notify = g_settings_get_boolean (self->settings, "notifications");
+  self->max_items = MAX (g_settings_get_uint (self->settings, "max-items"), 1);
 }
 
 static void
@@ -625,12 +725,16 @@ lwn_application_startup (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
   g_autoptr (GError) error = NULL;
-  g_autofree char *icons = find_uninstalled_icons ();
+  /* Run from the build tree, the icons are in the source tree, not installed. */
+  const char *icons = running_uninstalled () ? SOURCE_ICONS_DIR : NULL;
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->startup (application);
 
   /* A tray applet has no window: keep running until Quit. */
   g_application_hold (application);
+
+  self->settings = open_settings ();
+  apply_settings (self);
 
   self->cancellable = g_cancellable_new ();
   self->store = lwn_store_new (NULL, NULL);
@@ -659,6 +763,9 @@ lwn_application_startup (GApplication *application)
 
   self->scheduler = lwn_scheduler_new (self->interval, self->interval_forced);
   g_signal_connect (self->scheduler, "refresh-due", G_CALLBACK (scheduler_refresh_due_cb), self);
+
+  if (self->settings != NULL)
+    g_signal_connect (self->settings, "changed", G_CALLBACK (settings_changed_cb), self);
 
   load_cache (self);
   lwn_scheduler_start (self->scheduler, 0);
@@ -719,6 +826,7 @@ lwn_application_handle_local_options (GApplication *application,
     {
       g_free (self->feed_url);
       self->feed_url = g_strdup (feed_url);
+      self->feed_url_forced = TRUE;
     }
 
   if (g_variant_dict_contains (options, "print"))
@@ -740,7 +848,10 @@ lwn_application_handle_local_options (GApplication *application,
     }
 
   if (g_variant_dict_contains (options, "no-notify"))
-    self->notify = FALSE;
+    {
+      self->notify = FALSE;
+      self->notify_forced = TRUE;
+    }
 
   /* Fail with one clear line here rather than with a GTK critical later. */
   if (!gtk_init_check (NULL, NULL))
@@ -768,6 +879,9 @@ lwn_application_dispose (GObject *object)
 {
   LwnApplication *self = LWN_APPLICATION (object);
 
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
   g_clear_object (&self->scheduler);
   g_clear_object (&self->tray);
   g_clear_object (&self->notifier);

@@ -1,1 +1,562 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Turns feed HTML into short, safe plain text and escapes it for menus and notification markup. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/xmlerror.h>
+
+#include "lwn-text.h"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (htmlParserCtxt, htmlFreeParserCtxt)
+
+/* Characters collected from a description when the caller sets no limit. */
+#define UNLIMITED_TEXT_CHARS (64 * 1024)
+/* Collect a few times what will be shown, so that blank-line collapsing and
+ * the word-boundary cut still have material to work with. */
+#define TEXT_CHARS_PER_SHOWN_CHAR 4
+#define MIN_TEXT_CHARS 256
+/* Bytes of HTML handed to the parser: more than any real description, little
+ * enough that a hostile one cannot make us build a huge tree. */
+#define MAX_HTML_BYTES (256 * 1024)
+
+#define ELLIPSIS "\xe2\x80\xa6"
+#define ZERO_WIDTH_JOINER 0x200D
+
+static gboolean
+is_control (gunichar c)
+{
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F);
+}
+
+static gboolean
+is_space (gunichar c)
+{
+  /* U+00A0 is what "&nbsp;" decodes to; GLib counts it as a space
+   * separator, but say so rather than rely on it. */
+  return c == 0xA0 || g_unichar_isspace (c);
+}
+
+/* A valid UTF-8 copy of @text ("" for %NULL) that the other helpers can walk. */
+static char *
+dup_valid (const char *text)
+{
+  if (text == NULL)
+    return g_strdup ("");
+
+  return g_utf8_make_valid (text, -1);
+}
+
+/**
+ * lwn_text_collapse_whitespace:
+ * @text: (nullable): UTF-8 text; invalid sequences are replaced
+ *
+ * Replaces every run of Unicode white space (including newlines, tabs and
+ * no-break spaces) by a single ASCII space and trims both ends, so that the
+ * result fits on one line.
+ *
+ * Returns: (transfer full): the collapsed text; "" for %NULL
+ */
+char *
+lwn_text_collapse_whitespace (const char *text)
+{
+  g_autofree char *valid = dup_valid (text);
+  GString *out = g_string_sized_new (strlen (valid));
+  gboolean pending_space = FALSE;
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (is_space (c))
+        {
+          pending_space = TRUE;
+          continue;
+        }
+
+      if (pending_space && out->len > 0)
+        g_string_append_c (out, ' ');
+      pending_space = FALSE;
+      g_string_append_unichar (out, c);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * lwn_text_strip_controls:
+ * @text: (nullable): text from a feed
+ *
+ * Removes the C0 control characters (U+0000 to U+001F, tab and newline
+ * included), DEL and the C1 control characters (U+0080 to U+009F), and
+ * replaces invalid UTF-8 with U+FFFD, so that printing the result can
+ * never send an escape sequence to a terminal.
+ *
+ * Returns: (transfer full): valid UTF-8 without control characters; "" for %NULL
+ */
+char *
+lwn_text_strip_controls (const char *text)
+{
+  g_autofree char *valid = dup_valid (text);
+  GString *out = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!is_control (c))
+        g_string_append_unichar (out, c);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+is_trailing_junk (gunichar c)
+{
+  return is_space (c) || c == ',' || c == ';' || c == ':' || c == '.' || c == '-' || c == 0x2013 || c == 0x2014 || c == '(' || c == '[';
+}
+
+/* Whether a cut just before @p would split a grapheme: a combining mark or a
+ * variation selector, or either side of a zero-width joiner (emoji sequences). */
+static gboolean
+splits_cluster (const char *start,
+                const char *p)
+{
+  gunichar c = g_utf8_get_char (p);
+
+  if (g_unichar_ismark (c) || c == ZERO_WIDTH_JOINER)
+    return TRUE;
+
+  return p > start && g_utf8_get_char (g_utf8_prev_char (p)) == ZERO_WIDTH_JOINER;
+}
+
+/* Shortens valid UTF-8 @text to at most @max_chars characters ending in "…".
+ * With @always, the ellipsis is added even when @text already fits, because
+ * the caller has dropped text after it. */
+static char *
+ellipsize_valid (const char *text,
+                 gsize max_chars,
+                 gboolean always)
+{
+  glong n_chars = g_utf8_strlen (text, -1);
+  gsize keep;
+  const char *cut;
+  const char *boundary = NULL;
+  const char *end;
+  GString *out;
+
+  if (max_chars == 0 || (!always && (gsize) n_chars <= max_chars))
+    return g_strdup (text);
+
+  /* One character is the ellipsis itself. */
+  keep = MIN ((gsize) n_chars, max_chars - 1);
+  cut = g_utf8_offset_to_pointer (text, keep);
+
+  if (*cut == '\0')
+    boundary = cut;
+  else
+    {
+      /* The last white space at or before the cut, looked for only in
+       * the last third so that one long word does not empty the text. */
+      const char *floor = g_utf8_offset_to_pointer (text, keep - keep / 3);
+
+      const char *p = cut;
+
+      while (TRUE)
+        {
+          if (is_space (g_utf8_get_char (p)))
+            {
+              boundary = p;
+              break;
+            }
+          if (p <= floor)
+            break;
+          p = g_utf8_prev_char (p);
+        }
+    }
+
+  end = boundary != NULL ? boundary : cut;
+  while (end > text && *end != '\0' && splits_cluster (text, end))
+    end = g_utf8_prev_char (end);
+
+  while (end > text)
+    {
+      const char *prev = g_utf8_prev_char (end);
+
+      if (!is_trailing_junk (g_utf8_get_char (prev)))
+        break;
+      end = prev;
+    }
+
+  out = g_string_new_len (text, end - text);
+  g_string_append (out, ELLIPSIS);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * lwn_text_ellipsize:
+ * @text: (nullable): UTF-8 text; invalid sequences are replaced
+ * @max_chars: the most characters the result may have, or 0 for no limit
+ *
+ * Shortens @text when it has more than @max_chars characters: it is cut at
+ * the last white space that leaves room for an ellipsis (or in the middle
+ * of a word when that would lose more than a third of the text), trailing
+ * spaces and punctuation are dropped, and "…" is appended. Characters are
+ * counted, not bytes, and a multi-byte sequence or a combining sequence is
+ * never split.
+ *
+ * Returns: (transfer full): at most @max_chars characters of valid UTF-8;
+ *   "" for %NULL
+ */
+char *
+lwn_text_ellipsize (const char *text,
+                    gsize max_chars)
+{
+  g_autofree char *valid = dup_valid (text);
+
+  return ellipsize_valid (valid, max_chars, FALSE);
+}
+
+/**
+ * lwn_text_escape_markup:
+ * @text: (nullable): plain text
+ *
+ * Escapes @text for Pango and notification-body markup, so that `<`, `>`,
+ * `&`, `'` and `"` show as themselves.
+ *
+ * Returns: (transfer full): the escaped text; "" for %NULL
+ */
+char *
+lwn_text_escape_markup (const char *text)
+{
+  g_autofree char *valid = dup_valid (text);
+
+  return g_markup_escape_text (valid, -1);
+}
+
+/**
+ * lwn_text_escape_mnemonic:
+ * @text: (nullable): plain text for a menu item label
+ *
+ * Doubles every underscore, so that GTK and dbusmenu show it instead of
+ * taking the next character as the item's mnemonic.
+ *
+ * Returns: (transfer full): the escaped label; "" for %NULL
+ */
+char *
+lwn_text_escape_mnemonic (const char *text)
+{
+  g_autofree char *valid = dup_valid (text);
+  GString *out = g_string_sized_new (strlen (valid) + 8);
+
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      if (*p == '_')
+        g_string_append_c (out, '_');
+      g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+typedef struct
+{
+  GString *out;
+  gsize n_chars;
+  gsize max_chars;
+  gboolean pending_space;
+  gboolean pending_break;
+  gboolean full;
+} TextBuilder;
+
+static void
+builder_break (TextBuilder *builder)
+{
+  if (builder->out->len > 0)
+    builder->pending_break = TRUE;
+}
+
+static void
+builder_space (TextBuilder *builder)
+{
+  if (builder->out->len > 0)
+    builder->pending_space = TRUE;
+}
+
+static void
+builder_append (TextBuilder *builder,
+                const char *text,
+                gboolean keep_newlines)
+{
+  for (const char *p = text; *p != '\0' && !builder->full; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (keep_newlines && c == '\n')
+        {
+          builder_break (builder);
+          continue;
+        }
+      if (is_space (c))
+        {
+          builder_space (builder);
+          continue;
+        }
+      if (is_control (c))
+        continue;
+
+      if (builder->pending_break)
+        g_string_append_c (builder->out, '\n');
+      else if (builder->pending_space)
+        g_string_append_c (builder->out, ' ');
+      builder->pending_break = FALSE;
+      builder->pending_space = FALSE;
+
+      g_string_append_unichar (builder->out, c);
+      if (++builder->n_chars >= builder->max_chars)
+        builder->full = TRUE;
+    }
+}
+
+static gboolean
+name_in (const xmlChar *name,
+         const char *const *names)
+{
+  for (gsize i = 0; names[i] != NULL; i++)
+    {
+      if (g_ascii_strcasecmp ((const char *) name, names[i]) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Elements whose content is never text a reader should see. */
+static const char *const dropped_elements[] = {
+  "script", "style", "head", "title", "noscript", "template",
+  "iframe", "object", "embed", "svg", "math", "canvas", "audio", "video",
+  NULL
+};
+
+static const char *const block_elements[] = {
+  "p", "div", "br", "li", "ul", "ol", "blockquote", "pre",
+  "h1", "h2", "h3", "h4", "h5", "h6",
+  "tr", "table", "caption", "dl", "dt", "dd",
+  "section", "article", "header", "footer", "hr", "main", "nav", "aside",
+  "figure", "figcaption", "address", "center", "details", "summary",
+  "form", "fieldset", "html", "body",
+  NULL
+};
+
+/* Cells of one row stay on one line, but must not run together. */
+static const char *const spaced_elements[] = {
+  "td", "th", "img", NULL
+};
+
+static gboolean
+enter_node (TextBuilder *builder,
+            xmlNode *node,
+            guint *pre_depth)
+{
+  switch (node->type)
+    {
+      case XML_TEXT_NODE:
+      case XML_CDATA_SECTION_NODE:
+        if (node->content != NULL)
+          builder_append (builder, (const char *) node->content, *pre_depth > 0);
+        return FALSE;
+
+      case XML_ELEMENT_NODE:
+        if (name_in (node->name, dropped_elements))
+          return FALSE;
+        if (name_in (node->name, block_elements))
+          builder_break (builder);
+        else if (name_in (node->name, spaced_elements))
+          builder_space (builder);
+        if (g_ascii_strcasecmp ((const char *) node->name, "pre") == 0)
+          (*pre_depth)++;
+        return TRUE;
+
+      default:
+        /* Comments, processing instructions and the like carry no text. */
+        return FALSE;
+    }
+}
+
+static void
+leave_node (TextBuilder *builder,
+            xmlNode *node,
+            gboolean entered,
+            guint *pre_depth)
+{
+  if (node->type != XML_ELEMENT_NODE || !entered)
+    return;
+
+  if (name_in (node->name, block_elements))
+    builder_break (builder);
+  else if (name_in (node->name, spaced_elements))
+    builder_space (builder);
+  if (g_ascii_strcasecmp ((const char *) node->name, "pre") == 0 && *pre_depth > 0)
+    (*pre_depth)--;
+}
+
+/* Walks the tree under @root without recursion: a description may nest
+ * elements far deeper than the stack is comfortable with. */
+static void
+collect_text (TextBuilder *builder,
+              xmlNode *root)
+{
+  xmlNode *node = root;
+  guint pre_depth = 0;
+
+  while (node != NULL && !builder->full)
+    {
+      gboolean entered = enter_node (builder, node, &pre_depth);
+
+      if (entered && node->children != NULL)
+        {
+          node = node->children;
+          continue;
+        }
+
+      while (node != NULL)
+        {
+          leave_node (builder, node, entered, &pre_depth);
+          /* Every ancestor we climb back to was entered on the way down. */
+          entered = TRUE;
+          if (node == root)
+            node = NULL;
+          else if (node->next != NULL)
+            {
+              node = node->next;
+              break;
+            }
+          else
+            node = node->parent;
+        }
+    }
+}
+
+static void
+ignore_xml_error (void *user_data,
+                  xmlError *error)
+{
+}
+
+/* What the parser gets: at most MAX_HTML_BYTES of valid UTF-8 without the
+ * control characters libxml2 would complain about (tab and line breaks stay,
+ * they are white space). Sets @truncated when the input was longer. */
+static char *
+prepare_html (const char *html,
+              gboolean *truncated)
+{
+  gsize len = strlen (html);
+  g_autofree char *valid = NULL;
+  GString *out;
+
+  *truncated = len > MAX_HTML_BYTES;
+  if (*truncated)
+    len = MAX_HTML_BYTES;
+
+  /* A sequence cut in half is replaced by U+FFFD, so drop the part that
+   * was cut off instead of showing a replacement character for it. */
+  if (*truncated)
+    {
+      const char *end = g_utf8_find_prev_char (html, html + len + 1);
+      if (end != NULL)
+        len = end - html;
+    }
+
+  valid = g_utf8_make_valid (html, len);
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\t' || c == '\n' || c == '\r' || !is_control (c))
+        g_string_append_unichar (out, c);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static xmlDoc *
+parse_html (const char *html)
+{
+  g_autoptr (htmlParserCtxt) ctxt = NULL;
+  xmlStructuredErrorFunc saved_handler = xmlStructuredError;
+  void *saved_context = xmlStructuredErrorContext;
+  xmlDoc *doc;
+
+  ctxt = htmlNewParserCtxt ();
+  if (ctxt == NULL)
+    return NULL;
+
+  /* The NOERROR/NOWARNING options silence the parser's own reports but not
+   * every libxml2 error channel; this handler is per-thread. */
+  xmlSetStructuredErrorFunc (NULL, ignore_xml_error);
+  doc = htmlCtxtReadMemory (ctxt, html, (int) strlen (html), NULL, "UTF-8",
+                            HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NODEFDTD | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+  xmlSetStructuredErrorFunc (saved_context, saved_handler);
+
+  return doc;
+}
+
+/**
+ * lwn_text_from_html:
+ * @html: (nullable): a feed item's description or content: HTML, or plain
+ *   text that may contain stray `<` and `&`
+ * @max_chars: the most characters the result may have, or 0 for no limit
+ *
+ * Renders @html as plain text for notifications and tooltips: scripts,
+ * styles and the document head are dropped, entities are decoded, block
+ * elements become single line breaks, other white space collapses to one
+ * space, control characters are removed, and the result is ellipsized to
+ * @max_chars (see lwn_text_ellipsize()). Parse errors are never fatal and
+ * never printed; whatever text can be recovered is kept. Only the first
+ * part of a very large description is looked at, and with no limit the
+ * result still stops, with an ellipsis, after 65536 characters.
+ *
+ * Returns: (transfer full): valid UTF-8 plain text; "" for %NULL
+ */
+char *
+lwn_text_from_html (const char *html,
+                    gsize max_chars)
+{
+  g_autofree char *input = NULL;
+  g_autoptr (xmlDoc) doc = NULL;
+  g_autofree char *text = NULL;
+  gboolean input_truncated = FALSE;
+  gsize limit = max_chars > 0 ? max_chars : UNLIMITED_TEXT_CHARS;
+  xmlNode *root;
+  TextBuilder builder = { 0 };
+
+  if (html == NULL)
+    return g_strdup ("");
+
+  input = prepare_html (html, &input_truncated);
+  if (*input == '\0')
+    return g_strdup ("");
+
+  doc = parse_html (input);
+  root = doc != NULL ? xmlDocGetRootElement (doc) : NULL;
+  if (root == NULL)
+    return g_strdup ("");
+
+  builder.out = g_string_new (NULL);
+  if (max_chars > 0)
+    builder.max_chars = MAX (MIN_TEXT_CHARS, MIN (max_chars, G_MAXSIZE / TEXT_CHARS_PER_SHOWN_CHAR) * TEXT_CHARS_PER_SHOWN_CHAR);
+  else
+    builder.max_chars = UNLIMITED_TEXT_CHARS + 1;
+  collect_text (&builder, root);
+
+  text = g_string_free (builder.out, FALSE);
+  if (*text == '\0')
+    return g_steal_pointer (&text);
+
+  return ellipsize_valid (text, limit, input_truncated);
+}

@@ -26,6 +26,8 @@ struct _LwnTray
   GtkWidget *refresh_item;
   GtkWidget *mark_read_item;
   GtkWidget *site_item;
+  GtkWidget *autostart_item;
+  gulong autostart_handler_id;
   GtkWidget *quit_item;
 
   guint n_shown;
@@ -41,6 +43,7 @@ enum
   SIGNAL_MARK_ALL_READ,
   SIGNAL_OPEN_SITE,
   SIGNAL_QUIT,
+  SIGNAL_AUTOSTART_TOGGLED,
   SIGNAL_CONNECTION_CHANGED,
   N_SIGNALS
 };
@@ -130,6 +133,13 @@ append_item (LwnTray    *self,
 }
 
 static void
+autostart_toggled_cb (GtkCheckMenuItem *item,
+                      LwnTray          *self)
+{
+  g_signal_emit (self, signals[SIGNAL_AUTOSTART_TOGGLED], 0, gtk_check_menu_item_get_active (item));
+}
+
+static void
 add_slot (LwnTray *self)
 {
   GtkWidget *item = gtk_menu_item_new ();
@@ -180,6 +190,11 @@ build_menu (LwnTray *self)
   self->refresh_item = append_item (self, _("_Refresh now"), SIGNAL_REFRESH);
   self->mark_read_item = append_item (self, _("_Mark all as read"), SIGNAL_MARK_ALL_READ);
   self->site_item = append_item (self, _("_Open LWN.net"), SIGNAL_OPEN_SITE);
+
+  self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_("_Start at login"));
+  self->autostart_handler_id =
+    g_signal_connect (self->autostart_item, "toggled", G_CALLBACK (autostart_toggled_cb), self);
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->autostart_item);
 
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
   self->quit_item = append_item (self, _("_Quit"), SIGNAL_QUIT);
@@ -232,6 +247,13 @@ lwn_tray_class_init (LwnTrayClass *klass)
   signals[SIGNAL_QUIT] =
     g_signal_new ("quit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * LwnTray::autostart-toggled:
+   * @enabled: what the user chose for "Start at login"
+   */
+  signals[SIGNAL_AUTOSTART_TOGGLED] =
+    g_signal_new ("autostart-toggled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
   /**
    * LwnTray::connection-changed:
    * @connected: whether a StatusNotifierItem host shows the icon now
@@ -459,6 +481,31 @@ lwn_tray_set_site (LwnTray    *self,
 
   item_set_label (self->site_item, label);
   item_set_sensitive (self->site_item, available);
+}
+
+/**
+ * lwn_tray_set_autostart:
+ * @self: a #LwnTray
+ * @enabled: whether lwn-tray starts at login
+ *
+ * Shows the state of "Start at login" without emitting
+ * #LwnTray::autostart-toggled.
+ */
+void
+lwn_tray_set_autostart (LwnTray  *self,
+                        gboolean  enabled)
+{
+  GtkCheckMenuItem *item;
+
+  g_return_if_fail (LWN_IS_TRAY (self));
+
+  item = GTK_CHECK_MENU_ITEM (self->autostart_item);
+  if (gtk_check_menu_item_get_active (item) == enabled)
+    return;
+
+  g_signal_handler_block (item, self->autostart_handler_id);
+  gtk_check_menu_item_set_active (item, enabled);
+  g_signal_handler_unblock (item, self->autostart_handler_id);
 }
 
 /**

@@ -76,13 +76,48 @@ lwn_url_resolve (const char *base,
   return g_uri_to_string (uri);
 }
 
+/* GUri percent-encodes every component it prints except the host, which it
+ * returns as written; a host of anything but RFC 3986 reg-name and IP-literal
+ * characters (https://www.rfc-editor.org/rfc/rfc3986#section-3.2.2) would
+ * carry spaces or terminal escapes into the browser's argv and --print. */
+static gboolean
+host_is_clean (const char *host)
+{
+  for (const char *p = host; *p != '\0'; p++)
+    {
+      if (!g_ascii_isalnum (*p) && strchr ("-._~%!$&'()*+,;=:", *p) == NULL)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Whether @url, as given, holds white space or a C0, DEL or C1 control
+ * character, or is not UTF-8 at all. */
+static gboolean
+has_unsafe_chars (const char *url)
+{
+  if (!g_utf8_validate (url, -1, NULL))
+    return TRUE;
+
+  for (const guchar *p = (const guchar *) url; *p != '\0'; p++)
+    {
+      if (*p <= 0x20 || *p == 0x7F)
+        return TRUE;
+      if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static gboolean
 uri_is_launchable (GUri *uri)
 {
   const char *scheme = g_uri_get_scheme (uri);
   const char *host = g_uri_get_host (uri);
 
-  if (scheme == NULL || host == NULL || *host == '\0')
+  if (scheme == NULL || host == NULL || *host == '\0' || !host_is_clean (host))
     return FALSE;
 
   return g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0;
@@ -92,15 +127,16 @@ uri_is_launchable (GUri *uri)
  * lwn_url_is_launchable:
  * @url: (nullable): a URL
  *
- * Returns: %TRUE only for an absolute http or https URL with a non-empty
- *   host: the only kind lwn-tray ever hands to the browser
+ * Returns: %TRUE only for an absolute http or https URL with a non-empty,
+ *   well-formed host and no white space or control characters: the only
+ *   kind lwn-tray ever hands to the browser
  */
 gboolean
 lwn_url_is_launchable (const char *url)
 {
   g_autoptr (GUri) uri = NULL;
 
-  if (url == NULL)
+  if (url == NULL || has_unsafe_chars (url))
     return FALSE;
 
   uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);

@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests for LwnStore: round trips, bounds, corrupt files, failed writes and atomicity. */
+
+#include "config.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
+
+#include "lwn-store.h"
+
+#define FEED_URL "https://lwn.net/headlines/rss"
+#define OTHER_URL "https://lwn.net/headlines/newrss"
+
+/* Each test runs with its own XDG folders (G_TEST_OPTION_ISOLATE_DIRS),
+ * so a store built with NULL folders starts from nothing. */
+static char *
+default_state_dir (void)
+{
+  return g_build_filename (g_get_user_state_dir (), "lwn-tray", NULL);
+}
+
+static LwnStore *
+reload (LwnStore *store)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state_dir = NULL;
+  g_autofree char *cache_dir = NULL;
+  LwnStore *fresh;
+
+  g_assert_true (lwn_store_save (store, &error));
+  g_assert_no_error (error);
+
+  g_object_get (store, "state-dir", &state_dir, "cache-dir", &cache_dir, NULL);
+  fresh = lwn_store_new (state_dir, cache_dir);
+  g_assert_true (lwn_store_load (fresh, &error));
+  g_assert_no_error (error);
+
+  return fresh;
+}
+
+/* The names in @dir, sorted, joined with spaces. */
+static char *
+list_dir (const char *dir)
+{
+  g_autoptr (GDir) handle = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_true (handle != NULL);
+  while ((name = g_dir_read_name (handle)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_add (names, NULL);
+
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static void
+write_file (const char *path,
+            const char *contents,
+            gssize length)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, length, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_first_run (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state_dir = default_state_dir ();
+  g_autofree char *expected = g_build_filename (state_dir, "state.ini", NULL);
+  g_autofree char *expected_cache = g_build_filename (g_get_user_cache_dir (), "lwn-tray", "feed", NULL);
+
+  g_test_summary ("A missing state file is a first run: load succeeds with an empty state in the XDG folders.");
+
+  g_assert_cmpstr (lwn_store_get_state_path (store), ==, expected);
+  g_assert_cmpstr (lwn_store_get_cache_path (store), ==, expected_cache);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_true (!lwn_store_has_history (store));
+  g_assert_true (!lwn_store_is_read (store, "a"));
+  g_assert_true (lwn_store_get_etag (store, FEED_URL) == NULL);
+  g_assert_true (lwn_store_get_moved_url (store, FEED_URL) == NULL);
+  g_assert_true (lwn_store_get_last_success (store) == NULL);
+  g_assert_true (!g_file_test (state_dir, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_ids_round_trip (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("Read and announced ids survive a save and a load, and marking twice changes nothing.");
+
+  g_assert_true (lwn_store_mark_read (store, "https://lwn.net/Articles/1/"));
+  g_assert_true (!lwn_store_mark_read (store, "https://lwn.net/Articles/1/"));
+  g_assert_true (lwn_store_mark_read (store, "https://lwn.net/Articles/2/"));
+  g_assert_true (!lwn_store_has_history (store));
+  g_assert_true (lwn_store_mark_announced (store, "https://lwn.net/Articles/3/"));
+  g_assert_true (!lwn_store_mark_announced (store, "https://lwn.net/Articles/3/"));
+  g_assert_true (lwn_store_has_history (store));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, "https://lwn.net/Articles/1/"));
+  g_assert_true (lwn_store_is_read (loaded, "https://lwn.net/Articles/2/"));
+  g_assert_true (!lwn_store_is_read (loaded, "https://lwn.net/Articles/3/"));
+  g_assert_true (!lwn_store_is_read (loaded, NULL));
+  g_assert_true (lwn_store_is_announced (loaded, "https://lwn.net/Articles/3/"));
+  g_assert_true (!lwn_store_is_announced (loaded, "https://lwn.net/Articles/1/"));
+  g_assert_true (lwn_store_has_history (loaded));
+  g_assert_true (!lwn_store_mark_read (loaded, "https://lwn.net/Articles/2/"));
+}
+
+static const char *const special_ids[] = {
+  "a;b,c\\d=e\nf",
+  "https://lwn.net/Articles/1/?a=1;b=2&c=3,4",
+  " leading and trailing spaces ",
+  " ",
+  "\\",
+  "ends with a backslash\\",
+  "\\;",
+  ";",
+  "\\n is not a newline",
+  "#not a comment",
+  "[not a group]",
+  "key=value",
+  "tab\there",
+  "carriage\r\nreturn",
+  "UTF-8: é ü ñ 中文 🐧",
+};
+
+static void
+test_ids_special_characters (gconstpointer data)
+{
+  const char *id = data;
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("Ids with key-file separators, escapes, control and non-ASCII characters round-trip exactly.");
+
+  g_assert_true (lwn_store_mark_read (store, "before"));
+  g_assert_true (lwn_store_mark_read (store, id));
+  g_assert_true (lwn_store_mark_read (store, "after"));
+  g_assert_true (lwn_store_mark_announced (store, id));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, "before"));
+  g_assert_true (lwn_store_is_read (loaded, id));
+  g_assert_true (lwn_store_is_read (loaded, "after"));
+  g_assert_true (lwn_store_is_announced (loaded, id));
+  /* Nothing was split into extra ids or merged into a neighbour. */
+  g_assert_true (!lwn_store_is_read (loaded, ""));
+  g_assert_true (!lwn_store_mark_read (loaded, id));
+}
+
+static void
+test_ids_rejected (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autofree char *longest = g_strnfill (4096, 'x');
+  g_autofree char *too_long = g_strnfill (4097, 'x');
+
+  g_test_summary ("Ids that cannot be stored faithfully (empty, over 4 KiB, invalid UTF-8) are ignored.");
+
+  g_assert_true (!lwn_store_mark_read (store, NULL));
+  g_assert_true (!lwn_store_mark_read (store, ""));
+  g_assert_true (!lwn_store_mark_read (store, too_long));
+  g_assert_true (!lwn_store_mark_read (store, "bad \xff\xfe UTF-8"));
+  g_assert_true (!lwn_store_mark_announced (store, "bad \xc3"));
+  g_assert_true (!lwn_store_has_history (store));
+  g_assert_true (lwn_store_mark_read (store, longest));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, longest));
+  g_assert_true (!lwn_store_is_read (loaded, too_long));
+}
+
+static void
+test_ids_bounded (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("Each id set keeps the newest 1,000 ids, dropping the oldest first, in memory and on disk.");
+
+  for (guint i = 0; i < 1100; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("id-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+      g_assert_true (lwn_store_mark_announced (store, id));
+    }
+
+  g_assert_true (!lwn_store_is_read (store, "id-0"));
+  g_assert_true (!lwn_store_is_read (store, "id-99"));
+  g_assert_true (lwn_store_is_read (store, "id-100"));
+  g_assert_true (lwn_store_is_read (store, "id-1099"));
+
+  loaded = reload (store);
+  for (guint i = 0; i < 1100; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("id-%u", i);
+
+      g_assert_cmpint (lwn_store_is_read (loaded, id), ==, i >= 100);
+      g_assert_cmpint (lwn_store_is_announced (loaded, id), ==, i >= 100);
+    }
+
+  /* One more drops exactly the oldest remaining id. */
+  g_assert_true (lwn_store_mark_read (loaded, "id-1100"));
+  g_assert_true (!lwn_store_is_read (loaded, "id-100"));
+  g_assert_true (lwn_store_is_read (loaded, "id-101"));
+}
+
+static void
+test_ids_capped_on_load (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) contents = g_string_new ("[state]\nversion=1\n[read]\nids=");
+  g_autofree char *too_long = g_strnfill (5000, 'y');
+
+  g_test_summary ("A hand-made file with 1,500 ids and an overlong one loads with the newest 1,000 valid ids.");
+
+  for (guint i = 0; i < 1500; i++)
+    g_string_append_printf (contents, "id-%u;", i);
+  g_string_append_printf (contents, "%s;last;\n", too_long);
+  write_file (lwn_store_get_state_path (store), contents->str, contents->len);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_is_read (store, "last"));
+  g_assert_true (!lwn_store_is_read (store, too_long));
+  g_assert_true (!lwn_store_is_read (store, "id-500"));
+  g_assert_true (lwn_store_is_read (store, "id-501"));
+  g_assert_true (lwn_store_is_read (store, "id-1499"));
+  g_assert_true (!lwn_store_has_history (store));
+}
+
+static void
+test_validators (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("Validators are kept per feed URL and never offered for another URL.");
+
+  lwn_store_set_validators (store, FEED_URL, "\"abc;def\"", "Sat, 01 Jul 2023 10:00:00 GMT");
+  g_assert_cmpstr (lwn_store_get_etag (store, FEED_URL), ==, "\"abc;def\"");
+  g_assert_cmpstr (lwn_store_get_last_modified (store, FEED_URL), ==, "Sat, 01 Jul 2023 10:00:00 GMT");
+  g_assert_true (lwn_store_get_etag (store, OTHER_URL) == NULL);
+  g_assert_true (lwn_store_get_last_modified (store, OTHER_URL) == NULL);
+  g_assert_true (lwn_store_get_etag (store, NULL) == NULL);
+
+  loaded = reload (store);
+  g_assert_cmpstr (lwn_store_get_etag (loaded, FEED_URL), ==, "\"abc;def\"");
+  g_assert_cmpstr (lwn_store_get_last_modified (loaded, FEED_URL), ==, "Sat, 01 Jul 2023 10:00:00 GMT");
+  g_assert_true (lwn_store_get_etag (loaded, OTHER_URL) == NULL);
+
+  /* New validators for another URL replace the old ones. */
+  lwn_store_set_validators (loaded, OTHER_URL, "W/\"x\"", NULL);
+  g_assert_true (lwn_store_get_etag (loaded, FEED_URL) == NULL);
+  g_assert_cmpstr (lwn_store_get_etag (loaded, OTHER_URL), ==, "W/\"x\"");
+  g_assert_true (lwn_store_get_last_modified (loaded, OTHER_URL) == NULL);
+
+  lwn_store_set_validators (loaded, OTHER_URL, NULL, NULL);
+  g_assert_true (lwn_store_get_etag (loaded, OTHER_URL) == NULL);
+}
+
+static void
+test_moved_url (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("A permanent redirect is remembered for the configured URL only, and can be forgotten.");
+
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  g_assert_cmpstr (lwn_store_get_moved_url (store, FEED_URL), ==, OTHER_URL);
+  g_assert_true (lwn_store_get_moved_url (store, OTHER_URL) == NULL);
+
+  loaded = reload (store);
+  g_assert_cmpstr (lwn_store_get_moved_url (loaded, FEED_URL), ==, OTHER_URL);
+  g_assert_true (lwn_store_get_moved_url (loaded, "https://example.org/feed") == NULL);
+
+  lwn_store_set_moved_url (loaded, FEED_URL, NULL);
+  g_assert_true (lwn_store_get_moved_url (loaded, FEED_URL) == NULL);
+}
+
+static void
+test_feed_body (void)
+{
+  static const char body_text[] = "<?xml version=\"1.0\"?>\n<rss>\0binary\xff</rss>";
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GBytes) body = g_bytes_new_static (body_text, sizeof body_text - 1);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GBytes) other = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *content_type = NULL;
+  char stale[] = "stale";
+  char *other_type = stale;
+
+  g_test_summary ("The last good body comes back byte for byte with its content type, only for its own URL.");
+
+  g_assert_true (lwn_store_load_feed_body (store, FEED_URL, &content_type, &error) == NULL);
+  g_assert_no_error (error);
+  g_assert_true (content_type == NULL);
+
+  g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, "application/rss+xml", &error));
+  g_assert_no_error (error);
+
+  loaded = reload (store);
+  read_back = lwn_store_load_feed_body (loaded, FEED_URL, &content_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (read_back != NULL);
+  g_assert_true (g_bytes_equal (read_back, body));
+  g_assert_cmpstr (content_type, ==, "application/rss+xml");
+
+  other = lwn_store_load_feed_body (loaded, OTHER_URL, &other_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (other == NULL);
+  g_assert_true (other_type == NULL);
+
+  /* A cache file removed behind our back is simply no cache. */
+  g_assert_cmpint (g_unlink (lwn_store_get_cache_path (loaded)), ==, 0);
+  g_assert_true (lwn_store_load_feed_body (loaded, FEED_URL, NULL, &error) == NULL);
+  g_assert_no_error (error);
+}
+
+static void
+test_feed_body_unreadable (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) body = g_bytes_new_static ("<rss/>", 6);
+  g_autoptr (GError) error = NULL;
+
+  g_test_summary ("An unreadable cache file gives NULL with an I/O error naming it.");
+
+  g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, NULL, &error));
+  g_assert_no_error (error);
+
+  /* A folder where the file should be cannot be read as one, even by root. */
+  g_assert_cmpint (g_unlink (lwn_store_get_cache_path (store)), ==, 0);
+  g_assert_cmpint (g_mkdir (lwn_store_get_cache_path (store), 0700), ==, 0);
+
+  g_assert_true (lwn_store_load_feed_body (store, FEED_URL, NULL, &error) == NULL);
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO);
+  g_assert_true (strstr (error->message, lwn_store_get_cache_path (store)) != NULL);
+}
+
+static void
+test_last_success (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GTimeZone) zone = g_time_zone_new_offset (2 * 3600);
+  g_autoptr (GDateTime) when = g_date_time_new (zone, 2023, 7, 1, 12, 34, 56.25);
+
+  g_test_summary ("The time of the last success round-trips to the microsecond, and can be cleared.");
+
+  g_assert_true (lwn_store_get_last_success (store) == NULL);
+  lwn_store_set_last_success (store, when);
+  g_assert_true (g_date_time_equal (lwn_store_get_last_success (store), when));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_get_last_success (loaded) != NULL);
+  g_assert_true (g_date_time_equal (lwn_store_get_last_success (loaded), when));
+
+  lwn_store_set_last_success (loaded, NULL);
+  g_assert_true (lwn_store_get_last_success (loaded) == NULL);
+}
+
+typedef struct
+{
+  const char *name;
+  const char *contents;
+  gssize length;
+} CorruptCase;
+
+static const CorruptCase corrupt_cases[] = {
+  { "junk", "this is not a key file\nat all\n", -1 },
+  { "binary", "\x7f"
+              "ELF\x02\x01\x01\0\0\0\0\xff\xfe\x01",
+    14 },
+  { "empty", "", 0 },
+  { "wrong-version", "[state]\nversion=2\n[read]\nids=a;\n", -1 },
+  { "bad-version", "[state]\nversion=one\n", -1 },
+  { "no-version", "[read]\nids=a;b;\n", -1 },
+  { "invalid-utf8-list", "[state]\nversion=1\n[read]\nids=a;\xff\xfe;\n", -1 },
+  /* Larger than any state the store writes: made below. */
+  { "huge-list", NULL, 0 },
+};
+
+static char *
+make_huge_state (gsize *out_length)
+{
+  GString *contents = g_string_new ("[state]\nversion=1\n[read]\nids=");
+  g_autofree char *id = g_strnfill (4000, 'z');
+
+  while (contents->len < 20 * 1024 * 1024)
+    g_string_append_printf (contents, "%s;", id);
+  g_string_append_c (contents, '\n');
+
+  *out_length = contents->len;
+  return g_string_free (contents, FALSE);
+}
+
+/* The one state.ini.corrupt-* file in @dir, or NULL. */
+static char *
+find_corrupt_copy (const char *dir)
+{
+  g_autoptr (GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+
+  g_assert_true (handle != NULL);
+  while ((name = g_dir_read_name (handle)) != NULL)
+    {
+      if (g_str_has_prefix (name, "state.ini.corrupt-"))
+        {
+          g_assert_true (found == NULL);
+          found = g_build_filename (dir, name, NULL);
+        }
+    }
+
+  return found;
+}
+
+static void
+test_corrupt (gconstpointer data)
+{
+  const CorruptCase *test_case = data;
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state_dir = default_state_dir ();
+  g_autofree char *contents = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *copy_contents = NULL;
+  g_autofree char *copy_name = NULL;
+  gsize length;
+  gsize copy_length = 0;
+
+  g_test_summary ("A corrupt state file is moved aside with an explanation, and the empty store stays usable.");
+
+  if (test_case->contents != NULL)
+    {
+      length = test_case->length < 0 ? strlen (test_case->contents) : (gsize) test_case->length;
+      contents = g_memdup2 (test_case->contents, length + 1);
+    }
+  else
+    {
+      contents = make_huge_state (&length);
+    }
+  write_file (lwn_store_get_state_path (store), contents, length);
+
+  g_assert_true (lwn_store_mark_read (store, "stale"));
+  g_assert_true (lwn_store_mark_announced (store, "stale"));
+
+  g_assert_true (!lwn_store_load (store, &error));
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT);
+  g_test_message ("%s: %s", test_case->name, error->message);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+
+  copy = find_corrupt_copy (state_dir);
+  g_assert_true (copy != NULL);
+  copy_name = g_path_get_basename (copy);
+  g_assert_cmpuint (strlen (copy_name), ==, strlen ("state.ini.corrupt-YYYYMMDD-HHMMSS"));
+  g_assert_true (strstr (error->message, lwn_store_get_state_path (store)) != NULL);
+  g_assert_true (strstr (error->message, copy) != NULL);
+  g_assert_true (!g_file_test (lwn_store_get_state_path (store), G_FILE_TEST_EXISTS));
+
+  g_assert_true (g_file_get_contents (copy, &copy_contents, &copy_length, NULL));
+  g_assert_cmpmem (copy_contents, copy_length, contents, length);
+
+  g_assert_true (!lwn_store_is_read (store, "stale"));
+  g_assert_true (!lwn_store_is_announced (store, "stale"));
+  g_assert_true (!lwn_store_has_history (store));
+
+  g_assert_true (lwn_store_mark_read (store, "fresh"));
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, "fresh"));
+}
+
+static void
+test_corrupt_twice (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state_dir = default_state_dir ();
+  g_autofree char *names = NULL;
+  g_auto (GStrv) parts = NULL;
+
+  g_test_summary ("Two corrupt files in the same second are both kept, under different names.");
+
+  write_file (lwn_store_get_state_path (store), "first", -1);
+  g_assert_true (!lwn_store_load (store, &error));
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT);
+  g_clear_error (&error);
+
+  write_file (lwn_store_get_state_path (store), "second", -1);
+  g_assert_true (!lwn_store_load (store, &error));
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT);
+
+  names = list_dir (state_dir);
+  parts = g_strsplit (names, " ", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  g_assert_true (g_str_has_prefix (parts[0], "state.ini.corrupt-"));
+  g_assert_true (g_str_has_prefix (parts[1], "state.ini.corrupt-"));
+}
+
+/* Makes a folder nobody can write to. Returns FALSE when this process
+ * can write there anyway (root ignores permission bits). */
+static gboolean
+make_unwritable_dir (const char *dir)
+{
+  g_autofree char *probe = g_build_filename (dir, "probe", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (g_chmod (dir, 0500), ==, 0);
+
+  if (g_file_set_contents (probe, "", 0, NULL))
+    {
+      g_assert_cmpint (g_unlink (probe), ==, 0);
+      g_assert_cmpint (g_chmod (dir, 0700), ==, 0);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+test_save_fails (void)
+{
+  g_autofree char *readonly_dir = g_build_filename (g_get_user_state_dir (), "read-only", NULL);
+  g_autofree char *blocker = g_build_filename (g_get_user_state_dir (), "blocker", NULL);
+  g_autofree char *state_dir = NULL;
+  g_autoptr (LwnStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) body = g_bytes_new_static ("<rss/>", 6);
+  gboolean used_permissions = make_unwritable_dir (readonly_dir);
+
+  g_test_summary ("A state folder that cannot be written gives an I/O error naming it; the state stays in memory.");
+
+  if (used_permissions)
+    {
+      state_dir = g_strdup (readonly_dir);
+    }
+  else
+    {
+      /* Privileged: a path through a regular file cannot be created by anyone. */
+      g_test_message ("Running privileged: using a state folder below a regular file");
+      write_file (blocker, "not a folder", -1);
+      state_dir = g_build_filename (blocker, "lwn-tray", NULL);
+    }
+
+  store = lwn_store_new (state_dir, state_dir);
+  g_assert_true (lwn_store_mark_read (store, "kept"));
+  lwn_store_set_validators (store, FEED_URL, "\"etag\"", NULL);
+
+  g_assert_true (!lwn_store_save (store, &error));
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO);
+  g_assert_true (strstr (error->message, state_dir) != NULL);
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+
+  g_assert_true (!lwn_store_save_feed_body (store, FEED_URL, body, NULL, &error));
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO);
+  g_clear_error (&error);
+  g_assert_true (lwn_store_load_feed_body (store, FEED_URL, NULL, &error) == NULL);
+  g_assert_no_error (error);
+
+  g_assert_true (lwn_store_is_read (store, "kept"));
+  g_assert_cmpstr (lwn_store_get_etag (store, FEED_URL), ==, "\"etag\"");
+
+  if (used_permissions)
+    {
+      g_autofree char *names = list_dir (readonly_dir);
+
+      g_assert_cmpstr (names, ==, "");
+      g_assert_cmpint (g_chmod (readonly_dir, 0700), ==, 0);
+    }
+}
+
+static void
+test_atomic_files (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) body = g_bytes_new_static ("<rss/>", 6);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state_dir = default_state_dir ();
+  g_autofree char *cache_dir = g_build_filename (g_get_user_cache_dir (), "lwn-tray", NULL);
+  g_autofree char *state_names = NULL;
+  g_autofree char *cache_names = NULL;
+  GStatBuf st;
+
+  g_test_summary ("Saves leave only the final files behind, private to the user.");
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("id-%u", i);
+
+      lwn_store_mark_read (store, id);
+      g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, "text/xml", &error));
+      g_assert_no_error (error);
+      g_assert_true (lwn_store_save (store, &error));
+      g_assert_no_error (error);
+    }
+
+  state_names = list_dir (state_dir);
+  cache_names = list_dir (cache_dir);
+  g_assert_cmpstr (state_names, ==, "state.ini");
+  g_assert_cmpstr (cache_names, ==, "feed");
+
+  g_assert_cmpint (g_stat (state_dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_cmpint (g_stat (lwn_store_get_state_path (store), &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpint (g_stat (lwn_store_get_cache_path (store), &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+}
+
+int
+main (int argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/store/first-run", test_first_run);
+  g_test_add_func ("/store/ids/round-trip", test_ids_round_trip);
+  for (gsize i = 0; i < G_N_ELEMENTS (special_ids); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/store/ids/special/%" G_GSIZE_FORMAT, i);
+
+      g_test_add_data_func (path, special_ids[i], test_ids_special_characters);
+    }
+  g_test_add_func ("/store/ids/rejected", test_ids_rejected);
+  g_test_add_func ("/store/ids/bounded", test_ids_bounded);
+  g_test_add_func ("/store/ids/capped-on-load", test_ids_capped_on_load);
+  g_test_add_func ("/store/validators", test_validators);
+  g_test_add_func ("/store/moved-url", test_moved_url);
+  g_test_add_func ("/store/feed-body/round-trip", test_feed_body);
+  g_test_add_func ("/store/feed-body/unreadable", test_feed_body_unreadable);
+  g_test_add_func ("/store/last-success", test_last_success);
+  for (gsize i = 0; i < G_N_ELEMENTS (corrupt_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/store/corrupt/%s", corrupt_cases[i].name);
+
+      g_test_add_data_func (path, &corrupt_cases[i], test_corrupt);
+    }
+  g_test_add_func ("/store/corrupt/twice", test_corrupt_twice);
+  g_test_add_func ("/store/save/unwritable", test_save_fails);
+  g_test_add_func ("/store/save/atomic", test_atomic_files);
+
+  return g_test_run ();
+}
