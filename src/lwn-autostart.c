@@ -24,7 +24,7 @@
 #define KEY_GENERATED "X-LwnTray-Generated"
 #define DEFAULT_EXEC "lwn-tray"
 
-G_DEFINE_QUARK (lwn-autostart-error-quark, lwn_autostart_error)
+G_DEFINE_QUARK (lwn - autostart - error - quark, lwn_autostart_error)
 
 typedef enum
 {
@@ -40,9 +40,9 @@ user_entry_path (void)
 }
 
 static gboolean
-key_is (GKeyFile   *entry,
+key_is (GKeyFile *entry,
         const char *key,
-        gboolean    value_if_unset)
+        gboolean value_if_unset)
 {
   g_autoptr (GError) error = NULL;
   gboolean value = g_key_file_get_boolean (entry, GROUP, key, &error);
@@ -151,7 +151,7 @@ quote_exec_argument (const char *argument)
 
 static GKeyFile *
 new_entry (const char *exec,
-           gboolean    hidden)
+           gboolean hidden)
 {
   g_autoptr (GKeyFile) entry = g_key_file_new ();
 
@@ -171,9 +171,9 @@ new_entry (const char *exec,
 }
 
 static gboolean
-save_entry (GKeyFile   *entry,
+save_entry (GKeyFile *entry,
             const char *path,
-            GError    **error)
+            GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *data = NULL;
@@ -185,6 +185,7 @@ save_entry (GKeyFile   *entry,
       int saved_errno = errno;
       g_autofree char *display = g_filename_display_name (dir);
 
+      /* Translators: %s are a folder name and the system's reason. */
       g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE,
                    _("Could not create the folder “%s”: %s"), display, g_strerror (saved_errno));
       return FALSE;
@@ -195,6 +196,8 @@ save_entry (GKeyFile   *entry,
     {
       g_autofree char *display = g_filename_display_name (path);
 
+      /* Translators: the login entry is the file that starts lwn-tray when
+       * you log in; %s are its name and why writing it failed. */
       g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE,
                    _("Could not write the login entry “%s”: %s"), display, local_error->message);
       return FALSE;
@@ -204,13 +207,14 @@ save_entry (GKeyFile   *entry,
 
 static gboolean
 remove_entry (const char *path,
-              GError    **error)
+              GError **error)
 {
   if (g_remove (path) != 0 && errno != ENOENT)
     {
       int saved_errno = errno;
       g_autofree char *display = g_filename_display_name (path);
 
+      /* Translators: %s are a file name and the system's reason. */
       g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_REMOVE,
                    _("Could not remove the login entry “%s”: %s"), display, g_strerror (saved_errno));
       return FALSE;
@@ -221,10 +225,10 @@ remove_entry (const char *path,
 /* Keeps the comments, translations and Exec of an entry the person wrote
  * and flips only the keys that say whether it runs. */
 static gboolean
-switch_foreign_entry (GKeyFile   *entry,
+switch_foreign_entry (GKeyFile *entry,
                       const char *path,
-                      gboolean    enabled,
-                      GError    **error)
+                      gboolean enabled,
+                      GError **error)
 {
   if (enabled)
     {
@@ -264,8 +268,8 @@ switch_foreign_entry (GKeyFile   *entry,
  */
 gboolean
 lwn_autostart_set_enabled (const char *exec_path,
-                           gboolean    enabled,
-                           GError    **error)
+                           gboolean enabled,
+                           GError **error)
 {
   g_autofree char *path = user_entry_path ();
   g_autofree char *exec = NULL;
@@ -295,6 +299,7 @@ lwn_autostart_set_enabled (const char *exec_path,
         {
           g_autofree char *display = g_filename_display_name (exec_path);
 
+          /* Translators: %s is the path of the lwn-tray program. */
           g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_EXEC_PATH,
                        _("The program path “%s” cannot be written in a login entry: it is not valid UTF-8"), display);
           return FALSE;

@@ -15,11 +15,13 @@ typedef enum
   LWN_AUTOSTART_ERROR_EXEC_PATH, /* the program's path cannot be written in a desktop entry */
 } LwnAutostartError;
 
+/* clang-format off */
 GQuark   lwn_autostart_error_quark (void);
 
 gboolean lwn_autostart_is_enabled  (void);
 gboolean lwn_autostart_set_enabled (const char *exec_path,
                                     gboolean    enabled,
                                     GError    **error);
+/* clang-format on */
 
 G_END_DECLS

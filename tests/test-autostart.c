@@ -59,9 +59,9 @@ assert_user_entry_exists (gboolean exists)
 }
 
 static void
-assert_boolean_key (GKeyFile   *entry,
+assert_boolean_key (GKeyFile *entry,
                     const char *key,
-                    gboolean    expected)
+                    gboolean expected)
 {
   g_autoptr (GError) error = NULL;
   gboolean value = g_key_file_get_boolean (entry, GROUP, key, &error);
@@ -72,7 +72,7 @@ assert_boolean_key (GKeyFile   *entry,
 
 static void
 set_enabled (const char *exec_path,
-             gboolean    enabled)
+             gboolean enabled)
 {
   g_autoptr (GError) error = NULL;
 
