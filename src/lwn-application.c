@@ -167,9 +167,9 @@ update_status (LwnApplication *self)
 }
 
 static void
-launch_cb (GObject      *source,
+launch_cb (GObject *source,
            GAsyncResult *result,
-           gpointer      user_data)
+           gpointer user_data)
 {
   g_autoptr (LwnApplication) self = user_data;
   g_autoptr (GError) error = NULL;
@@ -185,7 +185,7 @@ launch_cb (GObject      *source,
 
 static void
 open_url (LwnApplication *self,
-          const char     *url)
+          const char *url)
 {
   g_autoptr (GAppLaunchContext) context = NULL;
   GdkDisplay *display = gdk_display_get_default ();
@@ -205,7 +205,7 @@ open_url (LwnApplication *self,
 
 static LwnFeedItem *
 find_item (LwnApplication *self,
-           const char     *item_id)
+           const char *item_id)
 {
   if (self->feed == NULL || item_id == NULL)
     return NULL;
@@ -222,7 +222,7 @@ find_item (LwnApplication *self,
 
 static void
 mark_read (LwnApplication *self,
-           const char     *item_id)
+           const char *item_id)
 {
   lwn_notifier_withdraw (self->notifier, item_id);
   if (!lwn_store_mark_read (self->store, item_id))
@@ -233,8 +233,8 @@ mark_read (LwnApplication *self,
 }
 
 static void
-tray_headline_activated_cb (LwnTray        *tray,
-                            guint           index,
+tray_headline_activated_cb (LwnTray *tray,
+                            guint index,
                             LwnApplication *self)
 {
   LwnFeedItem *item;
@@ -251,9 +251,9 @@ tray_headline_activated_cb (LwnTray        *tray,
 }
 
 static void
-notifier_open_cb (LwnNotifier    *notifier,
-                  const char     *item_id,
-                  const char     *url,
+notifier_open_cb (LwnNotifier *notifier,
+                  const char *item_id,
+                  const char *url,
                   LwnApplication *self)
 {
   open_url (self, url);
@@ -262,7 +262,7 @@ notifier_open_cb (LwnNotifier    *notifier,
 }
 
 static void
-tray_mark_all_read_cb (LwnTray        *tray,
+tray_mark_all_read_cb (LwnTray *tray,
                        LwnApplication *self)
 {
   gboolean changed = FALSE;
@@ -298,7 +298,7 @@ dup_site_url (LwnApplication *self)
 }
 
 static void
-tray_open_site_cb (LwnTray        *tray,
+tray_open_site_cb (LwnTray *tray,
                    LwnApplication *self)
 {
   g_autofree char *url = dup_site_url (self);
@@ -308,7 +308,7 @@ tray_open_site_cb (LwnTray        *tray,
 }
 
 static void
-tray_refresh_cb (LwnTray        *tray,
+tray_refresh_cb (LwnTray *tray,
                  LwnApplication *self)
 {
   if (!lwn_scheduler_try_manual_refresh (self->scheduler))
@@ -320,7 +320,7 @@ tray_refresh_cb (LwnTray        *tray,
 }
 
 static void
-tray_quit_cb (LwnTray        *tray,
+tray_quit_cb (LwnTray *tray,
               LwnApplication *self)
 {
   g_application_quit (G_APPLICATION (self));
@@ -330,7 +330,7 @@ tray_quit_cb (LwnTray        *tray,
  * two loses a notification rather than repeating it at every start. */
 static void
 announce_new_items (LwnApplication *self,
-                    LwnFeed        *feed)
+                    LwnFeed *feed)
 {
   g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   gboolean first_run = !lwn_store_has_history (self->store);
@@ -361,7 +361,7 @@ announce_new_items (LwnApplication *self,
 
 static void
 show_feed (LwnApplication *self,
-           LwnFeed        *feed)
+           LwnFeed *feed)
 {
   g_clear_pointer (&self->feed, lwn_feed_unref);
   self->feed = lwn_feed_ref (feed);
@@ -370,9 +370,9 @@ show_feed (LwnApplication *self,
 }
 
 static void
-apply_response (LwnApplication   *self,
-                const char       *url,
-                LwnFeed          *feed,
+apply_response (LwnApplication *self,
+                const char *url,
+                LwnFeed *feed,
                 LwnFetchResponse *response)
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
@@ -408,8 +408,8 @@ apply_response (LwnApplication   *self,
 }
 
 static void
-apply_failure (LwnApplication   *self,
-               GError           *error,
+apply_failure (LwnApplication *self,
+               GError *error,
                LwnFetchResponse *response)
 {
   guint status = response != NULL ? lwn_fetch_response_get_status (response) : 0;
@@ -437,9 +437,9 @@ apply_failure (LwnApplication   *self,
 }
 
 static void
-load_cb (GObject      *source,
+load_cb (GObject *source,
          GAsyncResult *result,
-         gpointer      user_data)
+         gpointer user_data)
 {
   LwnApplication *self;
   g_autoptr (LwnFeed) feed = NULL;
@@ -497,16 +497,16 @@ refresh (LwnApplication *self)
 }
 
 static void
-scheduler_refresh_due_cb (LwnScheduler   *scheduler,
+scheduler_refresh_due_cb (LwnScheduler *scheduler,
                           LwnApplication *self)
 {
   refresh (self);
 }
 
 static void
-cache_parsed_cb (GObject      *source,
+cache_parsed_cb (GObject *source,
                  GAsyncResult *result,
-                 gpointer      user_data)
+                 gpointer user_data)
 {
   LwnApplication *self;
   g_autoptr (LwnFeed) feed = NULL;
@@ -563,7 +563,7 @@ tray_grace_expired_cb (gpointer user_data)
   g_message ("No system tray (StatusNotifierItem host) found; headlines arrive as notifications only");
   lwn_notifier_show_message (self->notifier,
                              _("No system tray found"),
-                             _("New LWN headlines will still arrive as notifications. To see the "
+                                _("New LWN headlines will still arrive as notifications. To see the "
                                "LWN.net icon and its menu, enable a tray that supports "
                                "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
   return G_SOURCE_REMOVE;
@@ -571,9 +571,9 @@ tray_grace_expired_cb (gpointer user_data)
 
 static void
 watcher_appeared_cb (GDBusConnection *connection,
-                     const char      *name,
-                     const char      *owner,
-                     gpointer         user_data)
+                     const char *name,
+                     const char *owner,
+                     gpointer user_data)
 {
   LwnApplication *self = user_data;
 
@@ -583,8 +583,8 @@ watcher_appeared_cb (GDBusConnection *connection,
 
 static void
 watcher_vanished_cb (GDBusConnection *connection,
-                     const char      *name,
-                     gpointer         user_data)
+                     const char *name,
+                     gpointer user_data)
 {
   LwnApplication *self = user_data;
 
@@ -594,8 +594,8 @@ watcher_vanished_cb (GDBusConnection *connection,
 }
 
 static void
-tray_connection_changed_cb (LwnTray        *tray,
-                            gboolean        connected,
+tray_connection_changed_cb (LwnTray *tray,
+                            gboolean connected,
                             LwnApplication *self)
 {
   if (connected)
@@ -623,7 +623,7 @@ running_uninstalled (void)
 /* Switches to another feed at once: what is shown belongs to the old one. */
 static void
 switch_feed (LwnApplication *self,
-             const char     *feed_url)
+             const char *feed_url)
 {
   if (g_strcmp0 (self->feed_url, feed_url) == 0)
     return;
@@ -647,8 +647,8 @@ switch_feed (LwnApplication *self,
 }
 
 static void
-settings_changed_cb (GSettings      *settings,
-                     const char     *key,
+settings_changed_cb (GSettings *settings,
+                     const char *key,
                      LwnApplication *self)
 {
   if (g_str_equal (key, "feed-url") && !self->feed_url_forced)
@@ -923,13 +923,13 @@ lwn_application_init (LwnApplication *self)
 {
   const GOptionEntry entries[] = {
     { "feed-url", 'f', 0, G_OPTION_ARG_STRING, NULL, N_("Load this feed instead of LWN.net's headlines"), N_("URL") },
-    { "interval", 'i', 0, G_OPTION_ARG_INT, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
-    { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
-    { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
-    { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
-    { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
-    { NULL },
-  };
+      { "interval", 'i', 0, G_OPTION_ARG_INT, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
+        { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
+          { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
+            { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
+              { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+                { NULL },
+            };
 
   self->feed_url = g_strdup (DEFAULT_FEED_URL);
   self->interval = LWN_DEFAULT_INTERVAL;
