@@ -10,7 +10,7 @@ packages="
   libcurl4-openssl-dev libxml2-dev libnotify-dev libjson-glib-dev
   ca-certificates dbus dbus-x11 xvfb xauth libxml2-utils
   python3 python3-dbusmock python3-gi
-  desktop-file-utils appstream librsvg2-bin
+  desktop-file-utils appstream librsvg2-bin groff-base
 "
 
 missing=""

@@ -28,11 +28,14 @@ struct _LwnApplication
 {
   GtkApplication parent_instance;
 
-  /* Configuration for this run */
+  /* Configuration for this run: settings, overridden by the command line */
+  GSettings *settings; /* NULL when the schema is not installed */
   char *feed_url;
+  gboolean feed_url_forced;
   guint interval;
   gboolean interval_forced;
   gboolean notify;
+  gboolean notify_forced;
   guint max_items;
 
   GDBusConnection *session_bus;
@@ -164,9 +167,9 @@ update_status (LwnApplication *self)
 }
 
 static void
-launch_cb (GObject      *source,
+launch_cb (GObject *source,
            GAsyncResult *result,
-           gpointer      user_data)
+           gpointer user_data)
 {
   g_autoptr (LwnApplication) self = user_data;
   g_autoptr (GError) error = NULL;
@@ -182,7 +185,7 @@ launch_cb (GObject      *source,
 
 static void
 open_url (LwnApplication *self,
-          const char     *url)
+          const char *url)
 {
   g_autoptr (GAppLaunchContext) context = NULL;
   GdkDisplay *display = gdk_display_get_default ();
@@ -202,7 +205,7 @@ open_url (LwnApplication *self,
 
 static LwnFeedItem *
 find_item (LwnApplication *self,
-           const char     *item_id)
+           const char *item_id)
 {
   if (self->feed == NULL || item_id == NULL)
     return NULL;
@@ -219,7 +222,7 @@ find_item (LwnApplication *self,
 
 static void
 mark_read (LwnApplication *self,
-           const char     *item_id)
+           const char *item_id)
 {
   lwn_notifier_withdraw (self->notifier, item_id);
   if (!lwn_store_mark_read (self->store, item_id))
@@ -230,8 +233,8 @@ mark_read (LwnApplication *self,
 }
 
 static void
-tray_headline_activated_cb (LwnTray        *tray,
-                            guint           index,
+tray_headline_activated_cb (LwnTray *tray,
+                            guint index,
                             LwnApplication *self)
 {
   LwnFeedItem *item;
@@ -248,9 +251,9 @@ tray_headline_activated_cb (LwnTray        *tray,
 }
 
 static void
-notifier_open_cb (LwnNotifier    *notifier,
-                  const char     *item_id,
-                  const char     *url,
+notifier_open_cb (LwnNotifier *notifier,
+                  const char *item_id,
+                  const char *url,
                   LwnApplication *self)
 {
   open_url (self, url);
@@ -259,7 +262,7 @@ notifier_open_cb (LwnNotifier    *notifier,
 }
 
 static void
-tray_mark_all_read_cb (LwnTray        *tray,
+tray_mark_all_read_cb (LwnTray *tray,
                        LwnApplication *self)
 {
   gboolean changed = FALSE;
@@ -295,7 +298,7 @@ dup_site_url (LwnApplication *self)
 }
 
 static void
-tray_open_site_cb (LwnTray        *tray,
+tray_open_site_cb (LwnTray *tray,
                    LwnApplication *self)
 {
   g_autofree char *url = dup_site_url (self);
@@ -305,7 +308,7 @@ tray_open_site_cb (LwnTray        *tray,
 }
 
 static void
-tray_refresh_cb (LwnTray        *tray,
+tray_refresh_cb (LwnTray *tray,
                  LwnApplication *self)
 {
   if (!lwn_scheduler_try_manual_refresh (self->scheduler))
@@ -317,7 +320,7 @@ tray_refresh_cb (LwnTray        *tray,
 }
 
 static void
-tray_quit_cb (LwnTray        *tray,
+tray_quit_cb (LwnTray *tray,
               LwnApplication *self)
 {
   g_application_quit (G_APPLICATION (self));
@@ -327,7 +330,7 @@ tray_quit_cb (LwnTray        *tray,
  * two loses a notification rather than repeating it at every start. */
 static void
 announce_new_items (LwnApplication *self,
-                    LwnFeed        *feed)
+                    LwnFeed *feed)
 {
   g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   gboolean first_run = !lwn_store_has_history (self->store);
@@ -358,7 +361,7 @@ announce_new_items (LwnApplication *self,
 
 static void
 show_feed (LwnApplication *self,
-           LwnFeed        *feed)
+           LwnFeed *feed)
 {
   g_clear_pointer (&self->feed, lwn_feed_unref);
   self->feed = lwn_feed_ref (feed);
@@ -367,9 +370,9 @@ show_feed (LwnApplication *self,
 }
 
 static void
-apply_response (LwnApplication   *self,
-                const char       *url,
-                LwnFeed          *feed,
+apply_response (LwnApplication *self,
+                const char *url,
+                LwnFeed *feed,
                 LwnFetchResponse *response)
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
@@ -405,8 +408,8 @@ apply_response (LwnApplication   *self,
 }
 
 static void
-apply_failure (LwnApplication   *self,
-               GError           *error,
+apply_failure (LwnApplication *self,
+               GError *error,
                LwnFetchResponse *response)
 {
   guint status = response != NULL ? lwn_fetch_response_get_status (response) : 0;
@@ -434,9 +437,9 @@ apply_failure (LwnApplication   *self,
 }
 
 static void
-load_cb (GObject      *source,
+load_cb (GObject *source,
          GAsyncResult *result,
-         gpointer      user_data)
+         gpointer user_data)
 {
   LwnApplication *self;
   g_autoptr (LwnFeed) feed = NULL;
@@ -494,16 +497,16 @@ refresh (LwnApplication *self)
 }
 
 static void
-scheduler_refresh_due_cb (LwnScheduler   *scheduler,
+scheduler_refresh_due_cb (LwnScheduler *scheduler,
                           LwnApplication *self)
 {
   refresh (self);
 }
 
 static void
-cache_parsed_cb (GObject      *source,
+cache_parsed_cb (GObject *source,
                  GAsyncResult *result,
-                 gpointer      user_data)
+                 gpointer user_data)
 {
   LwnApplication *self;
   g_autoptr (LwnFeed) feed = NULL;
@@ -560,7 +563,7 @@ tray_grace_expired_cb (gpointer user_data)
   g_message ("No system tray (StatusNotifierItem host) found; headlines arrive as notifications only");
   lwn_notifier_show_message (self->notifier,
                              _("No system tray found"),
-                             _("New LWN headlines will still arrive as notifications. To see the "
+                                _("New LWN headlines will still arrive as notifications. To see the "
                                "LWN.net icon and its menu, enable a tray that supports "
                                "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
   return G_SOURCE_REMOVE;
@@ -568,9 +571,9 @@ tray_grace_expired_cb (gpointer user_data)
 
 static void
 watcher_appeared_cb (GDBusConnection *connection,
-                     const char      *name,
-                     const char      *owner,
-                     gpointer         user_data)
+                     const char *name,
+                     const char *owner,
+                     gpointer user_data)
 {
   LwnApplication *self = user_data;
 
@@ -580,8 +583,8 @@ watcher_appeared_cb (GDBusConnection *connection,
 
 static void
 watcher_vanished_cb (GDBusConnection *connection,
-                     const char      *name,
-                     gpointer         user_data)
+                     const char *name,
+                     gpointer user_data)
 {
   LwnApplication *self = user_data;
 
@@ -591,8 +594,8 @@ watcher_vanished_cb (GDBusConnection *connection,
 }
 
 static void
-tray_connection_changed_cb (LwnTray        *tray,
-                            gboolean        connected,
+tray_connection_changed_cb (LwnTray *tray,
+                            gboolean connected,
                             LwnApplication *self)
 {
   if (connected)
@@ -609,15 +612,112 @@ quit_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static char *
-find_uninstalled_icons (void)
+static gboolean
+running_uninstalled (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
 
-  /* Run from the build tree: the icons are in the source tree, not installed. */
-  if (exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/"))
-    return g_strdup (SOURCE_ICONS_DIR);
-  return NULL;
+  return exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/");
+}
+
+/* Switches to another feed at once: what is shown belongs to the old one. */
+static void
+switch_feed (LwnApplication *self,
+             const char *feed_url)
+{
+  if (g_strcmp0 (self->feed_url, feed_url) == 0)
+    return;
+
+  g_debug ("Switching to the feed at %s", feed_url);
+  g_free (self->feed_url);
+  self->feed_url = g_strdup (feed_url);
+
+  /* Cancel and replace: late results of the old feed must not land. */
+  g_cancellable_cancel (self->cancellable);
+  g_set_object (&self->cancellable, g_cancellable_new ());
+  self->refreshing = FALSE;
+  g_clear_pointer (&self->feed, lwn_feed_unref);
+  g_clear_pointer (&self->last_error, g_free);
+  lwn_tray_show_loading (self->tray);
+  lwn_tray_set_status (self->tray, NULL);
+  lwn_scheduler_resume_polling (self->scheduler);
+
+  load_cache (self);
+  refresh (self);
+}
+
+static void
+settings_changed_cb (GSettings *settings,
+                     const char *key,
+                     LwnApplication *self)
+{
+  if (g_str_equal (key, "feed-url") && !self->feed_url_forced)
+    {
+      g_autofree char *url = g_settings_get_string (settings, key);
+
+      if (*url != '\0')
+        switch_feed (self, url);
+    }
+  else if (g_str_equal (key, "refresh-interval") && !self->interval_forced)
+    {
+      self->interval = g_settings_get_uint (settings, key);
+      lwn_scheduler_set_interval (self->scheduler, self->interval, FALSE);
+    }
+  else if (g_str_equal (key, "max-items"))
+    {
+      self->max_items = MAX (g_settings_get_uint (settings, key), 1);
+      update_tray (self);
+    }
+  else if (g_str_equal (key, "notifications") && !self->notify_forced)
+    {
+      self->notify = g_settings_get_boolean (settings, key);
+      lwn_notifier_set_enabled (self->notifier, self->notify);
+    }
+}
+
+/* Never a bare g_settings_new(): without the schema it aborts the process. */
+static GSettings *
+open_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchemaSource) uninstalled = NULL;
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (running_uninstalled ())
+    uninstalled = g_settings_schema_source_new_from_directory (BUILD_ROOT "/data", source, FALSE, NULL);
+  if (uninstalled != NULL)
+    source = uninstalled;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_warning ("The settings schema %s is not installed; using the default settings", APP_ID);
+      return NULL;
+    }
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+apply_settings (LwnApplication *self)
+{
+  g_autofree char *url = NULL;
+
+  if (self->settings == NULL)
+    return;
+
+  url = g_settings_get_string (self->settings, "feed-url");
+  if (!self->feed_url_forced && *url != '\0')
+    {
+      g_free (self->feed_url);
+      self->feed_url = g_steal_pointer (&url);
+    }
+  if (!self->interval_forced)
+    self->interval = g_settings_get_uint (self->settings, "refresh-interval");
+  if (!self->notify_forced)
+    self->notify = g_settings_get_boolean (self->settings, "notifications");
+  self->max_items = MAX (g_settings_get_uint (self->settings, "max-items"), 1);
 }
 
 static void
@@ -625,12 +725,16 @@ lwn_application_startup (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
   g_autoptr (GError) error = NULL;
-  g_autofree char *icons = find_uninstalled_icons ();
+  /* Run from the build tree, the icons are in the source tree, not installed. */
+  const char *icons = running_uninstalled () ? SOURCE_ICONS_DIR : NULL;
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->startup (application);
 
   /* A tray applet has no window: keep running until Quit. */
   g_application_hold (application);
+
+  self->settings = open_settings ();
+  apply_settings (self);
 
   self->cancellable = g_cancellable_new ();
   self->store = lwn_store_new (NULL, NULL);
@@ -659,6 +763,9 @@ lwn_application_startup (GApplication *application)
 
   self->scheduler = lwn_scheduler_new (self->interval, self->interval_forced);
   g_signal_connect (self->scheduler, "refresh-due", G_CALLBACK (scheduler_refresh_due_cb), self);
+
+  if (self->settings != NULL)
+    g_signal_connect (self->settings, "changed", G_CALLBACK (settings_changed_cb), self);
 
   load_cache (self);
   lwn_scheduler_start (self->scheduler, 0);
@@ -719,6 +826,7 @@ lwn_application_handle_local_options (GApplication *application,
     {
       g_free (self->feed_url);
       self->feed_url = g_strdup (feed_url);
+      self->feed_url_forced = TRUE;
     }
 
   if (g_variant_dict_contains (options, "print"))
@@ -740,7 +848,10 @@ lwn_application_handle_local_options (GApplication *application,
     }
 
   if (g_variant_dict_contains (options, "no-notify"))
-    self->notify = FALSE;
+    {
+      self->notify = FALSE;
+      self->notify_forced = TRUE;
+    }
 
   /* Fail with one clear line here rather than with a GTK critical later. */
   if (!gtk_init_check (NULL, NULL))
@@ -768,6 +879,9 @@ lwn_application_dispose (GObject *object)
 {
   LwnApplication *self = LWN_APPLICATION (object);
 
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
   g_clear_object (&self->scheduler);
   g_clear_object (&self->tray);
   g_clear_object (&self->notifier);
@@ -809,13 +923,13 @@ lwn_application_init (LwnApplication *self)
 {
   const GOptionEntry entries[] = {
     { "feed-url", 'f', 0, G_OPTION_ARG_STRING, NULL, N_("Load this feed instead of LWN.net's headlines"), N_("URL") },
-    { "interval", 'i', 0, G_OPTION_ARG_INT, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
-    { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
-    { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
-    { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
-    { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
-    { NULL },
-  };
+      { "interval", 'i', 0, G_OPTION_ARG_INT, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
+        { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
+          { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
+            { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
+              { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+                { NULL },
+            };
 
   self->feed_url = g_strdup (DEFAULT_FEED_URL);
   self->interval = LWN_DEFAULT_INTERVAL;

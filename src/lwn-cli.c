@@ -42,8 +42,8 @@ lwn_cli_render_text (LwnFeed *feed)
 
 static void
 add_nullable_string (JsonBuilder *builder,
-                     const char  *name,
-                     const char  *value)
+                     const char *name,
+                     const char *value)
 {
   json_builder_set_member_name (builder, name);
   if (value != NULL)
@@ -134,7 +134,7 @@ one_line (const char *text)
  */
 int
 lwn_cli_run (LwnCliFormat format,
-             const char  *feed_url)
+             const char *feed_url)
 {
   LwnFetchRequest request = { .url = feed_url };
   g_autoptr (LwnFeed) feed = NULL;

@@ -49,10 +49,10 @@ load_data_free (LoadData *data)
  */
 gboolean
 lwn_feed_load_sync (const LwnFetchRequest *request,
-                    LwnFeed              **out_feed,
-                    LwnFetchResponse     **out_response,
-                    GCancellable          *cancellable,
-                    GError               **error)
+                    LwnFeed **out_feed,
+                    LwnFetchResponse **out_response,
+                    GCancellable *cancellable,
+                    GError **error)
 {
   g_autoptr (LwnFetchResponse) response = NULL;
   g_autoptr (LwnFeed) feed = NULL;
@@ -89,9 +89,9 @@ out:
 }
 
 static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
+load_thread (GTask *task,
+             gpointer source_object,
+             gpointer task_data,
              GCancellable *cancellable)
 {
   LoadData *data = task_data;
@@ -121,9 +121,9 @@ load_thread (GTask        *task,
  */
 void
 lwn_feed_load_async (const LwnFetchRequest *request,
-                     GCancellable          *cancellable,
-                     GAsyncReadyCallback    callback,
-                     gpointer               user_data)
+                     GCancellable *cancellable,
+                     GAsyncReadyCallback callback,
+                     gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   LoadData *data;
@@ -156,10 +156,10 @@ lwn_feed_load_async (const LwnFetchRequest *request,
  * Returns: as lwn_feed_load_sync()
  */
 gboolean
-lwn_feed_load_finish (GAsyncResult      *result,
-                      LwnFeed          **out_feed,
+lwn_feed_load_finish (GAsyncResult *result,
+                      LwnFeed **out_feed,
                       LwnFetchResponse **out_response,
-                      GError           **error)
+                      GError **error)
 {
   GTask *task = G_TASK (result);
   LoadData *data;
@@ -207,9 +207,9 @@ parse_data_free (ParseData *data)
 }
 
 static void
-parse_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
+parse_thread (GTask *task,
+              gpointer source_object,
+              gpointer task_data,
               GCancellable *cancellable)
 {
   ParseData *data = task_data;
@@ -235,12 +235,12 @@ parse_thread (GTask        *task,
  * Runs lwn_feed_parse() in a worker thread.
  */
 void
-lwn_feed_parse_async (GBytes              *body,
-                      const char          *content_type,
-                      const char          *document_url,
-                      GCancellable        *cancellable,
-                      GAsyncReadyCallback  callback,
-                      gpointer             user_data)
+lwn_feed_parse_async (GBytes *body,
+                      const char *content_type,
+                      const char *document_url,
+                      GCancellable *cancellable,
+                      GAsyncReadyCallback callback,
+                      gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   ParseData *data;
@@ -267,7 +267,7 @@ lwn_feed_parse_async (GBytes              *body,
  */
 LwnFeed *
 lwn_feed_parse_finish (GAsyncResult *result,
-                       GError      **error)
+                       GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &parse_source_tag, NULL);

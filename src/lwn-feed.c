@@ -48,8 +48,8 @@ lwn_feed_item_new (const char *id,
                    const char *url,
                    const char *author,
                    const char *description_html,
-                   GDateTime  *date,
-                   gboolean    paywalled)
+                   GDateTime *date,
+                   gboolean paywalled)
 {
   LwnFeedItem *item;
 
@@ -177,9 +177,9 @@ lwn_feed_item_get_paywalled (const LwnFeedItem *item)
 LwnFeed *
 lwn_feed_new (const char *title,
               const char *link,
-              guint       refresh_seconds,
-              GDateTime  *refresh_base,
-              GPtrArray  *items)
+              guint refresh_seconds,
+              GDateTime *refresh_base,
+              GPtrArray *items)
 {
   LwnFeed *feed;
 
@@ -259,7 +259,7 @@ lwn_feed_get_n_items (const LwnFeed *feed)
  */
 LwnFeedItem *
 lwn_feed_get_item (const LwnFeed *feed,
-                   guint          index)
+                   guint index)
 {
   g_return_val_if_fail (index < feed->items->len, NULL);
 

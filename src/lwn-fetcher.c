@@ -16,7 +16,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CURL, curl_easy_cleanup)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CURLM, curl_multi_cleanup)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CurlSlist, curl_slist_free_all)
 
-G_DEFINE_QUARK (lwn - fetch - error - quark, lwn_fetch_error)
+/* clang-format off */
+G_DEFINE_QUARK (lwn-fetch-error-quark, lwn_fetch_error)
+/* clang-format on */
 
 #define USER_AGENT PACKAGE_NAME "/" PACKAGE_VERSION " (+" PACKAGE_URL ")"
 

@@ -12,7 +12,7 @@
 #include "lwn-url.h"
 
 /* Keys of the notifications that are not about one item; item ids are URLs or hashes. */
-#define GROUP_KEY   "lwn-tray:group"
+#define GROUP_KEY "lwn-tray:group"
 #define MESSAGE_KEY "lwn-tray:message"
 
 struct _LwnNotifier
@@ -57,7 +57,7 @@ ensure_initialised (LwnNotifier *self)
 
 static void
 notification_closed_cb (NotifyNotification *notification,
-                        LwnNotifier        *self)
+                        LwnNotifier *self)
 {
   const char *key = g_object_get_data (G_OBJECT (notification), "lwn-key");
 
@@ -67,8 +67,8 @@ notification_closed_cb (NotifyNotification *notification,
 
 static void
 notification_action_cb (NotifyNotification *notification,
-                        char               *action,
-                        gpointer            user_data)
+                        char *action,
+                        gpointer user_data)
 {
   LwnNotifier *self = user_data;
   const char *item_id = g_object_get_data (G_OBJECT (notification), "lwn-item-id");
@@ -89,11 +89,11 @@ body_for_server (const char *plain_text)
 
 static void
 show_notification (LwnNotifier *self,
-                   const char  *key,
-                   const char  *summary,
-                   const char  *plain_body,
-                   const char  *item_id,
-                   const char  *url)
+                   const char *key,
+                   const char *summary,
+                   const char *plain_body,
+                   const char *item_id,
+                   const char *url)
 {
   NotifyNotification *notification;
   g_autofree char *body = body_for_server (plain_body);
@@ -109,10 +109,8 @@ show_notification (LwnNotifier *self,
 
   if (lwn_url_is_launchable (url) && server_has_capability ("actions"))
     {
-      notify_notification_add_action (notification, "default", _("Open"),
-                                      notification_action_cb, self, NULL);
-      notify_notification_add_action (notification, "read", _("Read article"),
-                                      notification_action_cb, self, NULL);
+      notify_notification_add_action (notification, "default", _("Open"), notification_action_cb, self, NULL);
+      notify_notification_add_action (notification, "read", _("Read article"), notification_action_cb, self, NULL);
     }
   g_signal_connect_object (notification, "closed", G_CALLBACK (notification_closed_cb), self, 0);
 
@@ -140,8 +138,8 @@ announce_one (LwnNotifier *self,
 
 static void
 announce_group (LwnNotifier *self,
-                GPtrArray   *items,
-                const char  *site_url)
+                GPtrArray *items,
+                const char *site_url)
 {
   g_autofree char *summary = NULL;
   GString *body = g_string_new (NULL);
@@ -204,9 +202,8 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
    *
    * The user asked to read what a notification announced.
    */
-  signals[SIGNAL_OPEN] =
-    g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  signals[SIGNAL_OPEN] = g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void
@@ -230,7 +227,7 @@ lwn_notifier_new (void)
 
 void
 lwn_notifier_set_enabled (LwnNotifier *self,
-                          gboolean     enabled)
+                          gboolean enabled)
 {
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 
@@ -258,9 +255,9 @@ lwn_notifier_get_enabled (LwnNotifier *self)
  */
 void
 lwn_notifier_announce (LwnNotifier *self,
-                       GPtrArray   *items,
-                       guint        max_single,
-                       const char  *site_url)
+                       GPtrArray *items,
+                       guint max_single,
+                       const char *site_url)
 {
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 
@@ -286,7 +283,7 @@ lwn_notifier_announce (LwnNotifier *self,
  */
 void
 lwn_notifier_withdraw (LwnNotifier *self,
-                       const char  *item_id)
+                       const char *item_id)
 {
   NotifyNotification *notification;
 
@@ -333,8 +330,8 @@ lwn_notifier_withdraw_all (LwnNotifier *self)
  */
 void
 lwn_notifier_show_message (LwnNotifier *self,
-                           const char  *summary,
-                           const char  *body)
+                           const char *summary,
+                           const char *body)
 {
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 

@@ -33,7 +33,9 @@
 #define GROUP_REDIRECT "redirect"
 #define GROUP_FEED_CACHE "feed-cache"
 
-G_DEFINE_QUARK (lwn - store - error - quark, lwn_store_error)
+/* clang-format off */
+G_DEFINE_QUARK (lwn-store-error-quark, lwn_store_error)
+/* clang-format on */
 
 /* Ids in the order they were first marked, with a hash set over the same
  * strings for constant-time lookups. The queue owns the strings. */

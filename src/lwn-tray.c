@@ -26,6 +26,8 @@ struct _LwnTray
   GtkWidget *refresh_item;
   GtkWidget *mark_read_item;
   GtkWidget *site_item;
+  GtkWidget *autostart_item;
+  gulong autostart_handler_id;
   GtkWidget *quit_item;
 
   guint n_shown;
@@ -41,6 +43,7 @@ enum
   SIGNAL_MARK_ALL_READ,
   SIGNAL_OPEN_SITE,
   SIGNAL_QUIT,
+  SIGNAL_AUTOSTART_TOGGLED,
   SIGNAL_CONNECTION_CHANGED,
   N_SIGNALS
 };
@@ -50,7 +53,7 @@ static guint signals[N_SIGNALS];
 /* Each setter below touches GTK (and so D-Bus) only on a real change:
  * dbusmenu hosts redraw, and some flicker, on every property update. */
 static void
-item_set_label (GtkWidget  *item,
+item_set_label (GtkWidget *item,
                 const char *label)
 {
   if (g_strcmp0 (gtk_menu_item_get_label (GTK_MENU_ITEM (item)), label) != 0)
@@ -59,7 +62,7 @@ item_set_label (GtkWidget  *item,
 
 static void
 item_set_visible (GtkWidget *item,
-                  gboolean   visible)
+                  gboolean visible)
 {
   if (gtk_widget_get_visible (item) != visible)
     gtk_widget_set_visible (item, visible);
@@ -67,14 +70,14 @@ item_set_visible (GtkWidget *item,
 
 static void
 item_set_sensitive (GtkWidget *item,
-                    gboolean   sensitive)
+                    gboolean sensitive)
 {
   if (gtk_widget_get_sensitive (item) != sensitive)
     gtk_widget_set_sensitive (item, sensitive);
 }
 
 static void
-item_set_tooltip (GtkWidget  *item,
+item_set_tooltip (GtkWidget *item,
                   const char *tooltip)
 {
   g_autofree char *current = gtk_widget_get_tooltip_text (item);
@@ -88,7 +91,7 @@ item_set_tooltip (GtkWidget  *item,
 static char *
 literal_label (const char *prefix,
                const char *text,
-               gsize       max_chars)
+               gsize max_chars)
 {
   g_autofree char *short_text = lwn_text_ellipsize (text, max_chars);
   g_autofree char *escaped = lwn_text_escape_mnemonic (short_text);
@@ -98,7 +101,7 @@ literal_label (const char *prefix,
 
 static void
 headline_activate_cb (GtkMenuItem *item,
-                      LwnTray     *self)
+                      LwnTray *self)
 {
   guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "lwn-slot"));
 
@@ -108,7 +111,7 @@ headline_activate_cb (GtkMenuItem *item,
 
 static void
 command_activate_cb (GtkMenuItem *item,
-                     LwnTray     *self)
+                     LwnTray *self)
 {
   guint signal_id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "lwn-signal"));
 
@@ -116,9 +119,9 @@ command_activate_cb (GtkMenuItem *item,
 }
 
 static GtkWidget *
-append_item (LwnTray    *self,
+append_item (LwnTray *self,
              const char *label,
-             guint       signal_id)
+             guint signal_id)
 {
   GtkWidget *item = gtk_menu_item_new_with_mnemonic (label);
 
@@ -127,6 +130,13 @@ append_item (LwnTray    *self,
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), item);
   gtk_widget_show (item);
   return item;
+}
+
+static void
+autostart_toggled_cb (GtkCheckMenuItem *item,
+                      LwnTray *self)
+{
+  g_signal_emit (self, signals[SIGNAL_AUTOSTART_TOGGLED], 0, gtk_check_menu_item_get_active (item));
 }
 
 static void
@@ -147,8 +157,8 @@ add_slot (LwnTray *self)
 
 static void
 indicator_connection_changed_cb (AppIndicator *indicator,
-                                 gboolean      connected,
-                                 LwnTray      *self)
+                                 gboolean connected,
+                                 LwnTray *self)
 {
   g_debug ("Tray host %s", connected ? "connected" : "gone");
   g_signal_emit (self, signals[SIGNAL_CONNECTION_CHANGED], 0, connected);
@@ -180,6 +190,10 @@ build_menu (LwnTray *self)
   self->refresh_item = append_item (self, _("_Refresh now"), SIGNAL_REFRESH);
   self->mark_read_item = append_item (self, _("_Mark all as read"), SIGNAL_MARK_ALL_READ);
   self->site_item = append_item (self, _("_Open LWN.net"), SIGNAL_OPEN_SITE);
+
+  self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_("_Start at login"));
+  self->autostart_handler_id = g_signal_connect (self->autostart_item, "toggled", G_CALLBACK (autostart_toggled_cb), self);
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->autostart_item);
 
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
   self->quit_item = append_item (self, _("_Quit"), SIGNAL_QUIT);
@@ -217,28 +231,28 @@ lwn_tray_class_init (LwnTrayClass *klass)
    * LwnTray::headline-activated:
    * @index: the headline's position in the last lwn_tray_show_headlines() call
    */
-  signals[SIGNAL_HEADLINE_ACTIVATED] =
-    g_signal_new ("headline-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
-  signals[SIGNAL_REFRESH] =
-    g_signal_new ("refresh", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SIGNAL_MARK_ALL_READ] =
-    g_signal_new ("mark-all-read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SIGNAL_OPEN_SITE] =
-    g_signal_new ("open-site", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SIGNAL_QUIT] =
-    g_signal_new ("quit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_HEADLINE_ACTIVATED] = g_signal_new ("headline-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_REFRESH] = g_signal_new ("refresh", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_MARK_ALL_READ] = g_signal_new ("mark-all-read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_OPEN_SITE] = g_signal_new ("open-site", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                            0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_QUIT] = g_signal_new ("quit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * LwnTray::autostart-toggled:
+   * @enabled: what the user chose for "Start at login"
+   */
+  signals[SIGNAL_AUTOSTART_TOGGLED] = g_signal_new ("autostart-toggled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
   /**
    * LwnTray::connection-changed:
    * @connected: whether a StatusNotifierItem host shows the icon now
    */
-  signals[SIGNAL_CONNECTION_CHANGED] =
-    g_signal_new ("connection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  signals[SIGNAL_CONNECTION_CHANGED] = g_signal_new ("connection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 }
 
 static void
@@ -288,7 +302,7 @@ hide_headlines (LwnTray *self)
 
 static void
 set_unread_count (LwnTray *self,
-                  guint    n_unread)
+                  guint n_unread)
 {
   AppIndicatorStatus status = n_unread > 0 ? APP_INDICATOR_STATUS_ATTENTION : APP_INDICATOR_STATUS_ACTIVE;
   g_autofree char *label = n_unread > 0 ? g_strdup_printf ("%u", n_unread) : g_strdup ("");
@@ -300,7 +314,7 @@ set_unread_count (LwnTray *self,
 }
 
 static void
-show_message (LwnTray    *self,
+show_message (LwnTray *self,
               const char *message)
 {
   g_autofree char *label = literal_label ("", message, 2 * LWN_TRAY_LABEL_CHARS);
@@ -338,7 +352,7 @@ lwn_tray_show_loading (LwnTray *self)
  * and a "Retry" command.
  */
 void
-lwn_tray_show_failure (LwnTray    *self,
+lwn_tray_show_failure (LwnTray *self,
                        const char *reason)
 {
   g_autofree char *message = NULL;
@@ -363,9 +377,9 @@ lwn_tray_show_failure (LwnTray    *self,
  * menu as it stands is changed.
  */
 void
-lwn_tray_show_headlines (LwnTray               *self,
+lwn_tray_show_headlines (LwnTray *self,
                          const LwnTrayHeadline *headlines,
-                         guint                  n_headlines)
+                         guint n_headlines)
 {
   guint n_unread = 0;
   GtkWidget *middle_click_target = NULL;
@@ -422,7 +436,7 @@ lwn_tray_show_headlines (LwnTray               *self,
  * @status: (nullable): the insensitive status line, e.g. "Updated 14:05"
  */
 void
-lwn_tray_set_status (LwnTray    *self,
+lwn_tray_set_status (LwnTray *self,
                      const char *status)
 {
   g_autofree char *label = NULL;
@@ -440,9 +454,9 @@ lwn_tray_set_status (LwnTray    *self,
  * @available: whether the feed names a site that can be opened
  */
 void
-lwn_tray_set_site (LwnTray    *self,
+lwn_tray_set_site (LwnTray *self,
                    const char *site_name,
-                   gboolean    available)
+                   gboolean available)
 {
   g_autofree char *label = NULL;
 
@@ -459,6 +473,31 @@ lwn_tray_set_site (LwnTray    *self,
 
   item_set_label (self->site_item, label);
   item_set_sensitive (self->site_item, available);
+}
+
+/**
+ * lwn_tray_set_autostart:
+ * @self: a #LwnTray
+ * @enabled: whether lwn-tray starts at login
+ *
+ * Shows the state of "Start at login" without emitting
+ * #LwnTray::autostart-toggled.
+ */
+void
+lwn_tray_set_autostart (LwnTray *self,
+                        gboolean enabled)
+{
+  GtkCheckMenuItem *item;
+
+  g_return_if_fail (LWN_IS_TRAY (self));
+
+  item = GTK_CHECK_MENU_ITEM (self->autostart_item);
+  if (gtk_check_menu_item_get_active (item) == enabled)
+    return;
+
+  g_signal_handler_block (item, self->autostart_handler_id);
+  gtk_check_menu_item_set_active (item, enabled);
+  g_signal_handler_unblock (item, self->autostart_handler_id);
 }
 
 /**

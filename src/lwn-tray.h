@@ -32,6 +32,8 @@ void      lwn_tray_set_status     (LwnTray    *self,
 void      lwn_tray_set_site       (LwnTray    *self,
                                    const char *site_name,
                                    gboolean    available);
+void      lwn_tray_set_autostart  (LwnTray  *self,
+                                   gboolean  enabled);
 gboolean  lwn_tray_is_connected   (LwnTray *self);
 
 G_END_DECLS

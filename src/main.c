@@ -13,7 +13,7 @@
 #include "lwn-application.h"
 
 int
-main (int   argc,
+main (int argc,
       char *argv[])
 {
   g_autoptr (LwnApplication) application = NULL;

@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Installs what is missing, builds in ./build and starts lwn-tray from the build tree.
+set -eu
+cd "$(dirname "$0")/.."
+
+sh build-aux/install-deps.sh
+
+if [ -f build/build.ninja ]; then
+  meson setup --reconfigure build >/dev/null
+else
+  meson setup build
+fi
+meson compile -C build
+
+exec build/src/lwn-tray "$@"

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Reads and writes the XDG autostart entry that starts lwn-tray at login, user entry over system one. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "lwn-autostart.h"
+
+/* The rules followed here are those of the Desktop Application Autostart
+ * Specification: https://specifications.freedesktop.org/autostart-spec/latest/
+ * An entry in $XDG_CONFIG_HOME/autostart hides one of the same name in any
+ * $XDG_CONFIG_DIRS/autostart, and Hidden=true means "treat as deleted". */
+
+#define ENTRY_NAME APP_ID ".desktop"
+#define GROUP G_KEY_FILE_DESKTOP_GROUP
+#define KEY_GNOME_ENABLED "X-GNOME-Autostart-enabled"
+/* Marks the entries this module wrote, so that an entry the person wrote by
+ * hand (say, with extra options on Exec) is switched, never replaced. */
+#define KEY_GENERATED "X-LwnTray-Generated"
+#define DEFAULT_EXEC "lwn-tray"
+
+G_DEFINE_QUARK (lwn - autostart - error - quark, lwn_autostart_error)
+
+typedef enum
+{
+  ENTRY_ABSENT,
+  ENTRY_ENABLED,
+  ENTRY_DISABLED,
+} EntryState;
+
+static char *
+user_entry_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "autostart", ENTRY_NAME, NULL);
+}
+
+static gboolean
+key_is (GKeyFile *entry,
+        const char *key,
+        gboolean value_if_unset)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean value = g_key_file_get_boolean (entry, GROUP, key, &error);
+
+  /* An absent or misspelt value counts as unset, as session managers read it. */
+  return error == NULL ? value : value_if_unset;
+}
+
+static GKeyFile *
+load_entry (const char *path,
+            GKeyFileFlags flags)
+{
+  g_autoptr (GKeyFile) entry = g_key_file_new ();
+
+  if (!g_key_file_load_from_file (entry, path, flags, NULL) || !g_key_file_has_group (entry, GROUP))
+    return NULL;
+  return g_steal_pointer (&entry);
+}
+
+static EntryState
+entry_state (const char *path)
+{
+  g_autoptr (GKeyFile) entry = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return ENTRY_ABSENT;
+
+  /* A file that does not parse starts nothing, yet still hides the system
+   * entry: session managers look names up before they read the contents. */
+  entry = load_entry (path, G_KEY_FILE_NONE);
+  if (entry == NULL)
+    return ENTRY_DISABLED;
+
+  if (key_is (entry, G_KEY_FILE_DESKTOP_KEY_HIDDEN, FALSE) || !key_is (entry, KEY_GNOME_ENABLED, TRUE))
+    return ENTRY_DISABLED;
+  return ENTRY_ENABLED;
+}
+
+static EntryState
+system_entry_state (void)
+{
+  const char *const *dirs = g_get_system_config_dirs ();
+
+  /* The first directory that has the entry wins; later ones are shadowed. */
+  for (gsize i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *path = g_build_filename (dirs[i], "autostart", ENTRY_NAME, NULL);
+      EntryState state = entry_state (path);
+
+      if (state != ENTRY_ABSENT)
+        return state;
+    }
+  return ENTRY_ABSENT;
+}
+
+/**
+ * lwn_autostart_is_enabled:
+ *
+ * Tells whether lwn-tray will be started at the next login: the entry
+ * `$XDG_CONFIG_HOME/autostart/io.github.lwntray.LwnTray.desktop` exists and
+ * is not switched off by `Hidden=true` or `X-GNOME-Autostart-enabled=false`.
+ * Without that file, an entry of the same name in the first of
+ * g_get_system_config_dirs() that has one decides in the same way.
+ *
+ * Returns: %TRUE if an autostart entry will start lwn-tray
+ */
+gboolean
+lwn_autostart_is_enabled (void)
+{
+  g_autofree char *path = user_entry_path ();
+  EntryState state = entry_state (path);
+
+  if (state == ENTRY_ABSENT)
+    state = system_entry_state ();
+  return state == ENTRY_ENABLED;
+}
+
+/* The Exec key quotes an argument with reserved characters in double quotes,
+ * inside which ", `, $ and \ take a backslash; % is always doubled. GKeyFile
+ * then adds the string-level escaping on top. */
+static char *
+quote_exec_argument (const char *argument)
+{
+  static const char reserved[] = " \t\n\"'\\><~|&;$*?#()`";
+  GString *quoted = g_string_new (NULL);
+  gboolean needs_quotes = strpbrk (argument, reserved) != NULL;
+
+  if (needs_quotes)
+    g_string_append_c (quoted, '"');
+  for (const char *p = argument; *p != '\0'; p++)
+    {
+      if (*p == '%')
+        g_string_append (quoted, "%%");
+      else
+        {
+          if (needs_quotes && strchr ("\"`$\\", *p) != NULL)
+            g_string_append_c (quoted, '\\');
+          g_string_append_c (quoted, *p);
+        }
+    }
+  if (needs_quotes)
+    g_string_append_c (quoted, '"');
+
+  return g_string_free (quoted, FALSE);
+}
+
+static GKeyFile *
+new_entry (const char *exec,
+           gboolean hidden)
+{
+  g_autoptr (GKeyFile) entry = g_key_file_new ();
+
+  g_key_file_set_string (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_TYPE, G_KEY_FILE_DESKTOP_TYPE_APPLICATION);
+  g_key_file_set_string (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_NAME, "LWN.net Headlines");
+  g_key_file_set_string (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_COMMENT, "Show the latest LWN.net headlines in the panel");
+  g_key_file_set_string (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_EXEC, exec);
+  g_key_file_set_string (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, APP_ID);
+  g_key_file_set_boolean (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_TERMINAL, FALSE);
+  g_key_file_set_boolean (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_NO_DISPLAY, TRUE);
+  if (hidden)
+    g_key_file_set_boolean (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_HIDDEN, TRUE);
+  g_key_file_set_boolean (entry, GROUP, KEY_GNOME_ENABLED, !hidden);
+  g_key_file_set_boolean (entry, GROUP, KEY_GENERATED, TRUE);
+
+  return g_steal_pointer (&entry);
+}
+
+static gboolean
+save_entry (GKeyFile *entry,
+            const char *path,
+            GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_autoptr (GError) local_error = NULL;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *display = g_filename_display_name (dir);
+
+      /* Translators: %s are a folder name and the system's reason. */
+      g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE,
+                   _("Could not create the folder “%s”: %s"), display, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  data = g_key_file_to_data (entry, &length, NULL);
+  if (!g_file_set_contents (path, data, (gssize) length, &local_error))
+    {
+      g_autofree char *display = g_filename_display_name (path);
+
+      /* Translators: the login entry is the file that starts lwn-tray when
+       * you log in; %s are its name and why writing it failed. */
+      g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE,
+                   _("Could not write the login entry “%s”: %s"), display, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+remove_entry (const char *path,
+              GError **error)
+{
+  if (g_remove (path) != 0 && errno != ENOENT)
+    {
+      int saved_errno = errno;
+      g_autofree char *display = g_filename_display_name (path);
+
+      /* Translators: %s are a file name and the system's reason. */
+      g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_REMOVE,
+                   _("Could not remove the login entry “%s”: %s"), display, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Keeps the comments, translations and Exec of an entry the person wrote
+ * and flips only the keys that say whether it runs. */
+static gboolean
+switch_foreign_entry (GKeyFile *entry,
+                      const char *path,
+                      gboolean enabled,
+                      GError **error)
+{
+  if (enabled)
+    {
+      g_key_file_remove_key (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_HIDDEN, NULL);
+      if (g_key_file_has_key (entry, GROUP, KEY_GNOME_ENABLED, NULL))
+        g_key_file_set_boolean (entry, GROUP, KEY_GNOME_ENABLED, TRUE);
+    }
+  else
+    g_key_file_set_boolean (entry, GROUP, G_KEY_FILE_DESKTOP_KEY_HIDDEN, TRUE);
+
+  return save_entry (entry, path, error);
+}
+
+/**
+ * lwn_autostart_set_enabled:
+ * @exec_path: (nullable) (type filename): the program to start, as an absolute
+ *   path (the running binary, when it is not installed), or %NULL for
+ *   `lwn-tray` looked up in `PATH`
+ * @enabled: whether lwn-tray should start at login
+ * @error: return location for a #GError, or %NULL
+ *
+ * Switches starting at login on or off for the current user, so that
+ * lwn_autostart_is_enabled() then returns @enabled.
+ *
+ * Switching on writes `$XDG_CONFIG_HOME/autostart/io.github.lwntray.LwnTray.desktop`
+ * (creating the folder, replacing the file atomically), unless a system-wide
+ * entry already starts lwn-tray: then only a user entry hiding it is removed.
+ * Switching off removes the user entry this function wrote, or, when a
+ * system-wide entry would still start lwn-tray, writes one with `Hidden=true`
+ * that overrides it. A user entry not written by this function (one made by
+ * hand) is kept, with only its `Hidden` and `X-GNOME-Autostart-enabled` keys
+ * changed, so its own command line survives; one that cannot be read is
+ * treated as this function's own.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set in the
+ *   %LWN_AUTOSTART_ERROR domain, its message naming the file or folder
+ */
+gboolean
+lwn_autostart_set_enabled (const char *exec_path,
+                           gboolean enabled,
+                           GError **error)
+{
+  g_autofree char *path = user_entry_path ();
+  g_autofree char *exec = NULL;
+  g_autoptr (GKeyFile) user_entry = NULL;
+  g_autoptr (GKeyFile) entry = NULL;
+  EntryState system_state;
+
+  g_return_val_if_fail (exec_path == NULL || *exec_path != '\0', FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  user_entry = load_entry (path, G_KEY_FILE_KEEP_COMMENTS | G_KEY_FILE_KEEP_TRANSLATIONS);
+  if (user_entry != NULL && !key_is (user_entry, KEY_GENERATED, FALSE))
+    return switch_foreign_entry (user_entry, path, enabled, error);
+
+  system_state = system_entry_state ();
+  if (enabled == (system_state == ENTRY_ENABLED))
+    return remove_entry (path, error);
+
+  /* A hidden entry never runs, so its command line does not matter. */
+  if (exec_path == NULL || !enabled)
+    exec = g_strdup (DEFAULT_EXEC);
+  else
+    {
+      g_autofree char *utf8 = g_filename_to_utf8 (exec_path, -1, NULL, NULL, NULL);
+
+      if (utf8 == NULL)
+        {
+          g_autofree char *display = g_filename_display_name (exec_path);
+
+          /* Translators: %s is the path of the lwn-tray program. */
+          g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_EXEC_PATH,
+                       _("The program path “%s” cannot be written in a login entry: it is not valid UTF-8"), display);
+          return FALSE;
+        }
+      exec = quote_exec_argument (utf8);
+    }
+
+  entry = new_entry (exec, !enabled);
+  return save_entry (entry, path, error);
+}
