@@ -27,8 +27,8 @@ def test_many_starts(s):
         try:
             sender, path = applet.wait_registered(timeout=REGISTER_TIMEOUT)
         except e2e.Timeout:
-            lost.append(cycle)
             applet.kill()
+            lost.append((cycle, applet.log()))
             continue
         assert path.startswith("/"), path
         assert sender not in senders, "sender %s registered twice" % sender
@@ -37,7 +37,11 @@ def test_many_starts(s):
         assert code == 0, "cycle %d: lwn-tray exited with %r" % (cycle, code)
     elapsed = time.monotonic() - started
     print("# %d starts in %.1fs" % (CYCLES, elapsed))
-    assert not lost, "registration lost in cycle(s) %r of %d" % (lost, CYCLES)
+    assert not lost, "registration lost in cycle(s) %r of %d; output of the first:\n%s" % (
+        [cycle for cycle, _log in lost],
+        CYCLES,
+        lost[0][1] if lost else "",
+    )
     assert len(senders) == CYCLES, senders
 
 
