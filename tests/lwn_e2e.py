@@ -718,7 +718,6 @@ class Applet:
             stdout=self.log_file,
             stderr=subprocess.STDOUT,
         )
-        self.started = time.monotonic()
 
     def log(self):
         if not self.log_file.closed:
