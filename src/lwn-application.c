@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "lwn-application.h"
+#include "lwn-autostart.h"
 #include "lwn-cli.h"
 #include "lwn-feed-loader.h"
 #include "lwn-notifier.h"
@@ -61,6 +62,14 @@ struct _LwnApplication
 G_DEFINE_FINAL_TYPE (LwnApplication, lwn_application, GTK_TYPE_APPLICATION)
 
 static void refresh (LwnApplication *self);
+
+static gboolean
+running_uninstalled (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  return exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/");
+}
 
 static const char *
 current_feed_url (LwnApplication *self)
@@ -317,6 +326,25 @@ tray_refresh_cb (LwnTray *tray,
       return;
     }
   refresh (self);
+}
+
+static void
+tray_autostart_toggled_cb (LwnTray *tray,
+                           gboolean enabled,
+                           LwnApplication *self)
+{
+  g_autoptr (GError) error = NULL;
+  /* Run from the build tree, start that binary; installed, the one on PATH. */
+  g_autofree char *exe = running_uninstalled () ? g_file_read_link ("/proc/self/exe", NULL) : NULL;
+
+  if (!lwn_autostart_set_enabled (exe, enabled, &error))
+    {
+      g_warning ("Could not change Start at login: %s", error->message);
+      lwn_notifier_show_message (self->notifier, _("Could not change Start at login"), error->message);
+    }
+
+  /* Show what is true on disk, whatever was asked. */
+  lwn_tray_set_autostart (self->tray, lwn_autostart_is_enabled ());
 }
 
 static void
@@ -612,14 +640,6 @@ quit_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-running_uninstalled (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  return exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/");
-}
-
 /* Switches to another feed at once: what is shown belongs to the old one. */
 static void
 switch_feed (LwnApplication *self,
@@ -751,6 +771,8 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->tray, "mark-all-read", G_CALLBACK (tray_mark_all_read_cb), self);
   g_signal_connect (self->tray, "open-site", G_CALLBACK (tray_open_site_cb), self);
   g_signal_connect (self->tray, "quit", G_CALLBACK (tray_quit_cb), self);
+  g_signal_connect (self->tray, "autostart-toggled", G_CALLBACK (tray_autostart_toggled_cb), self);
+  lwn_tray_set_autostart (self->tray, lwn_autostart_is_enabled ());
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->watcher_id = g_bus_watch_name_on_connection (self->session_bus, STATUS_NOTIFIER_WATCHER,

@@ -1160,8 +1160,10 @@ read_xml (GBytes *body,
 
   if (size > G_MAXINT)
     {
+      g_autofree char *size_text = g_format_size (size);
+
       g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                   _("The feed is too large to read (%" G_GSIZE_FORMAT " bytes)"), size);
+                   _("The feed is too large to read (%s)"), size_text);
       return NULL;
     }
 

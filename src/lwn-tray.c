@@ -307,8 +307,15 @@ set_unread_count (LwnTray *self,
   AppIndicatorStatus status = n_unread > 0 ? APP_INDICATOR_STATUS_ATTENTION : APP_INDICATOR_STATUS_ACTIVE;
   g_autofree char *label = n_unread > 0 ? g_strdup_printf ("%u", n_unread) : g_strdup ("");
 
+  const char *icon = n_unread > 0 ? APP_ID "-unread" : APP_ID;
+
   if (app_indicator_get_status (self->indicator) != status)
     app_indicator_set_status (self->indicator, status);
+  /* Some hosts (xfce4-panel's systray among them) ignore NeedsAttention, so the
+   * icon itself changes too. */
+  if (g_strcmp0 (app_indicator_get_icon (self->indicator), icon) != 0)
+    app_indicator_set_icon_full (self->indicator, icon,
+                                 n_unread > 0 ? _("Unread LWN.net headlines") : _("LWN.net headlines"));
   if (g_strcmp0 (app_indicator_get_label (self->indicator), label) != 0)
     app_indicator_set_label (self->indicator, label, "99");
 }
