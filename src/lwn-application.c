@@ -607,6 +607,7 @@ watcher_appeared_cb (GDBusConnection *connection,
 
   g_debug ("Tray host watcher %s appeared", owner);
   g_clear_handle_id (&self->tray_grace_id, g_source_remove);
+  lwn_tray_expect_host (self->tray);
 }
 
 static void

@@ -740,7 +740,9 @@ class Applet:
         def registered():
             if not self.alive():
                 raise AssertionError("lwn-tray exited with %r before registering" % self.proc.returncode)
-            fresh = [entry for entry in watcher.registrations() if entry not in self.known]
+            fresh = [
+                entry for entry in watcher.registrations() if entry not in self.known and entry[1] != "refused"
+            ]
             return fresh[0] if fresh else None
 
         sender, argument = wait_for(registered, "lwn-tray to register with the StatusNotifierWatcher", timeout)
@@ -880,8 +882,9 @@ class Scenario:
             self.notifier = NotificationDaemon(self.bus, env, os.path.join(self.root, "notification-daemon.log"))
         return self
 
-    def start_watcher(self):
-        self.watcher = Watcher(self.bus, self.env, os.path.join(self.root, "watcher.log"))
+    def start_watcher(self, refuse=0):
+        env = dict(self.env, LWN_TEST_WATCHER_REFUSE=str(refuse))
+        self.watcher = Watcher(self.bus, env, os.path.join(self.root, "watcher.log"))
         return self.watcher
 
     def path(self, *parts):

@@ -3,6 +3,7 @@
 """Serves a minimal org.kde.StatusNotifierWatcher on the session bus for the end-to-end
 tests, remembering every registration (sender and argument) for the test to read back."""
 
+import os
 import signal
 import sys
 
@@ -56,6 +57,8 @@ class Watcher:
         self.items = []
         # (sender, argument) of every RegisterStatusNotifierItem call, in order.
         self.history = []
+        # How many registrations to refuse before accepting any.
+        self.refuse = int(os.environ.get("LWN_TEST_WATCHER_REFUSE", "0"))
         node = Gio.DBusNodeInfo.new_for_xml(INTROSPECTION)
         for interface in node.interfaces:
             connection.register_object(WATCHER_PATH, interface, self.method_call, self.get_property, None)
@@ -77,7 +80,14 @@ class Watcher:
         self.connection.emit_signal(None, WATCHER_PATH, WATCHER_IFACE, signal, parameters)
 
     def method_call(self, connection, sender, path, interface, method, parameters, invocation):
-        if method == "RegisterStatusNotifierItem":
+        if method == "RegisterStatusNotifierItem" and self.refuse > 0:
+            # A host that is there but does not take the item, as a crashed or
+            # still-starting panel does: the applet has to try again by itself.
+            self.refuse -= 1
+            self.history.append((sender, "refused"))
+            log("refused a registration from %s" % sender)
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.Failed", "not ready")
+        elif method == "RegisterStatusNotifierItem":
             (service,) = parameters.unpack()
             # The KDE watcher accepts either an object path (the item lives on the
             # sender's connection) or a bus name (the item is at the default path).

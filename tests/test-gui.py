@@ -554,6 +554,19 @@ def test_no_watcher(s):
     stop_ok(applet)
 
 
+def test_watcher_refuses_first(s):
+    """A tray host that refuses the first registration still gets the icon: the applet
+    creates its indicator anew when a present host has not taken it."""
+    items = [current(937050)]
+    s.server.set_items(items)
+    watcher = s.start_watcher(refuse=1)
+    applet = s.launch()
+    applet.wait_registered(timeout=20)
+    assert watcher.registrations()[0][1] == "refused", watcher.registrations()
+    wait_headlines(applet.menu(), items)
+    stop_ok(applet)
+
+
 TESTS = [
     ("harness: recorder, feed server, notification mock, watcher", test_harness),
     ("cold start shows the loading placeholder", test_loading_placeholder),
@@ -571,11 +584,12 @@ TESTS = [
     ("cached headlines appear before the server answers", test_cache_before_answer),
     ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
     ("no watcher: one explanation, registers later", test_no_watcher),
+    ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
 ]
 
 
 def make_scenario(func):
-    return e2e.Scenario(BINARY, watcher=func is not test_no_watcher)
+    return e2e.Scenario(BINARY, watcher=func not in (test_no_watcher, test_watcher_refuses_first))
 
 
 def main():
