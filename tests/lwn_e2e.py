@@ -830,8 +830,9 @@ class Scenario:
     """Fresh directories, bus and services for one test; the state directories survive
     applet restarts within the scenario."""
 
-    def __init__(self, binary, *, watcher=True, notifications=True):
+    def __init__(self, binary, *, watcher=True, notifications=True, keyfile_settings=False):
         self.binary = binary
+        self.keyfile_settings = keyfile_settings
         self.want_watcher = watcher
         self.want_notifications = notifications
         self.runs = []
@@ -874,6 +875,11 @@ class Scenario:
                 "LC_ALL": "C.UTF-8",
             }
         )
+        if self.keyfile_settings:
+            # Settings in a key file under XDG_CONFIG_HOME, which the applet watches,
+            # so that `gsettings set` from the test reaches the running applet.
+            env["GSETTINGS_BACKEND"] = "keyfile"
+            env["GSETTINGS_SCHEMA_DIR"] = os.path.join(os.path.dirname(os.path.abspath(self.binary)), "..", "data")
         self.env = env
         self.server = FeedServer()
         if self.want_watcher:
@@ -890,10 +896,20 @@ class Scenario:
     def path(self, *parts):
         return os.path.join(self.root, *parts)
 
-    def launch(self, *args, feed_url=None, interval=3600):
-        """Starts lwn-tray with --feed-url and --interval plus args, without waiting."""
-        argv = ["--feed-url", feed_url or self.server.url]
-        if interval is not None:
+    def gsettings(self, *args):
+        """Runs gsettings against the scenario's settings (keyfile_settings scenarios)."""
+        result = subprocess.run(
+            ["gsettings", *args], env=self.env, capture_output=True, text=True, timeout=TIMEOUT, check=True
+        )
+        return result.stdout.strip()
+
+    def launch(self, *args, feed_url=None, interval=3600, use_settings=False):
+        """Starts lwn-tray with --feed-url and --interval plus args, without waiting;
+        with use_settings, without either, so that the settings apply."""
+        argv = []
+        if not use_settings:
+            argv += ["--feed-url", feed_url or self.server.url]
+        if interval is not None and not use_settings:
             argv += ["--interval", str(interval)]
         argv += list(args)
         applet = Applet(self, argv, self.path("lwn-tray-%d.log" % (len(self.runs) + 1)))

@@ -567,6 +567,71 @@ def test_watcher_refuses_first(s):
     stop_ok(applet)
 
 
+SCHEMA = "io.github.lwntray.LwnTray"
+
+
+def test_settings_live(s):
+    """Changing feed-url in GSettings loads the new feed at once and shows only its
+    headlines; changing refresh-interval reschedules the pending refresh."""
+    first = [current(937080, "Headline of the first feed")]
+    second = [current(937090, "Headline of the second feed"), current(937091, "Another of the second feed")]
+    s.server.set_items(first)
+    other = e2e.FeedServer()
+    try:
+        other.set_items(second)
+        s.gsettings("set", SCHEMA, "feed-url", s.server.url)
+        applet = s.start(use_settings=True)
+        menu = applet.menu()
+        wait_headlines(menu, first)
+
+        s.gsettings("set", SCHEMA, "feed-url", other.url)
+        wait_headlines(menu, second, what="the second feed's headlines after the switch")
+        assert len(other.answered()) >= 1
+
+        s.gsettings("set", SCHEMA, "refresh-interval", "7200")
+        e2e.wait_for(lambda: "Next refresh in 7200 s" in applet.log(), "the refresh rescheduled to 7200 s")
+        s.gsettings("set", SCHEMA, "max-items", "1")
+        wait_headlines(menu, second[:1], what="one headline after max-items=1")
+        stop_ok(applet)
+    finally:
+        other.close()
+
+
+def autostart_file(s):
+    return os.path.join(s.dirs["XDG_CONFIG_HOME"], "autostart", SCHEMA + ".desktop")
+
+
+def test_start_at_login(s):
+    """The Start at login item writes and removes the XDG autostart entry, and shows
+    an entry disabled with Hidden=true as off."""
+    s.server.set_items([current(937100)])
+    applet = s.start()
+    menu = applet.menu()
+    item = menu.wait_item("Start at login")
+    assert item["toggle-type"] == "checkmark" and item["toggle-state"] == 0, item
+    assert not os.path.exists(autostart_file(s))
+
+    menu.click("Start at login")
+    e2e.wait_for(lambda: os.path.exists(autostart_file(s)), "the autostart entry")
+    with open(autostart_file(s)) as entry:
+        text = entry.read()
+    assert "Exec=" in text and "Type=Application" in text, text
+    menu.wait(lambda entries: menu.find("Start at login")["toggle-state"] == 1, "the item ticked")
+
+    menu.click("Start at login")
+    e2e.wait_for(lambda: not os.path.exists(autostart_file(s)), "the autostart entry removed")
+    menu.wait(lambda entries: menu.find("Start at login")["toggle-state"] == 0, "the item unticked")
+    stop_ok(applet)
+
+    os.makedirs(os.path.dirname(autostart_file(s)), exist_ok=True)
+    with open(autostart_file(s), "w") as entry:
+        entry.write("[Desktop Entry]\nType=Application\nName=LWN.net Headlines\nExec=lwn-tray\nHidden=true\n")
+    applet = s.start()
+    item = applet.menu().wait_item("Start at login")
+    assert item["toggle-state"] == 0, item
+    stop_ok(applet)
+
+
 TESTS = [
     ("harness: recorder, feed server, notification mock, watcher", test_harness),
     ("cold start shows the loading placeholder", test_loading_placeholder),
@@ -585,11 +650,17 @@ TESTS = [
     ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
     ("no watcher: one explanation, registers later", test_no_watcher),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
+    ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
+    ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
 ]
 
 
 def make_scenario(func):
-    return e2e.Scenario(BINARY, watcher=func not in (test_no_watcher, test_watcher_refuses_first))
+    return e2e.Scenario(
+        BINARY,
+        watcher=func not in (test_no_watcher, test_watcher_refuses_first),
+        keyfile_settings=func is test_settings_live,
+    )
 
 
 def main():
