@@ -376,9 +376,11 @@ announce_new_items (LwnApplication *self,
     return;
 
   save_state (self);
+  /* save_state() has warned once for the whole bad spell; a warning per
+   * refresh would bury it. */
   if (self->save_failed)
     {
-      g_warning ("Not announcing %u new headlines: they could not be recorded", fresh->len);
+      g_debug ("Not announcing %u new headlines: they could not be recorded", fresh->len);
       return;
     }
 

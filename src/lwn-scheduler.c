@@ -198,6 +198,11 @@ arm_timer (LwnScheduler *self,
 
   if (delay == 0)
     self->timer_id = g_idle_add (timer_fired_cb, self);
+  else if (kind == TIMER_FAILURE && self->last_retry_after >= 0)
+    /* A server's Retry-After is a lower bound, but g_timeout_add_seconds()
+     * may fire up to a quarter of a second early as it rounds to GLib's
+     * whole-second tick; a millisecond timer never fires early. */
+    self->timer_id = g_timeout_add ((guint) MIN ((guint64) delay * 1000, G_MAXUINT), timer_fired_cb, self);
   else
     self->timer_id = g_timeout_add_seconds (delay, timer_fired_cb, self);
   g_source_set_name_by_id (self->timer_id, "[lwn-tray] refresh timer");

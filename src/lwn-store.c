@@ -384,7 +384,9 @@ read_bounded (const char *path,
     {
       int saved_errno = errno;
 
-      if (saved_errno == ENOENT)
+      /* ENOTDIR: a file stands where a folder on the path should be, so
+       * there is nothing to read; saving will report the real problem. */
+      if (saved_errno == ENOENT || saved_errno == ENOTDIR)
         return READ_MISSING;
 
       g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),

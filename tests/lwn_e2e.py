@@ -572,7 +572,26 @@ class UrlRecorder:
         with open(script, "w") as f:
             f.write('#!/bin/sh\nprintf "%%s\\n" "$1" >> "%s"\n' % self.record)
         os.chmod(script, 0o755)
-        applications = os.path.join(data_home, "applications")
+        self.script = script
+        self.data_home = data_home
+        self.config_home = config_home
+        self._register(["x-scheme-handler/http", "x-scheme-handler/https"])
+
+    # Whatever a launcher could be handed instead of a web page; see catch_everything().
+    OTHER_TYPES = [
+        "x-scheme-handler/file",
+        "x-scheme-handler/javascript",
+        "x-scheme-handler/data",
+        "x-scheme-handler/ftp",
+        "text/plain",
+        "text/html",
+        "application/xhtml+xml",
+        "application/octet-stream",
+        "inode/directory",
+    ]
+
+    def _register(self, types):
+        applications = os.path.join(self.data_home, "applications")
         os.makedirs(applications, exist_ok=True)
         with open(os.path.join(applications, self.DESKTOP_ID), "w") as f:
             f.write(
@@ -580,15 +599,19 @@ class UrlRecorder:
                 "Type=Application\n"
                 "Name=LWN test browser\n"
                 "Exec=%s %%u\n"
-                "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n"
-                "NoDisplay=true\n" % script
+                "MimeType=%s;\n"
+                "NoDisplay=true\n" % (self.script, ";".join(types))
             )
-        with open(os.path.join(config_home, "mimeapps.list"), "w") as f:
-            f.write(
-                "[Default Applications]\n"
-                "x-scheme-handler/http=%s\n"
-                "x-scheme-handler/https=%s\n" % (self.DESKTOP_ID, self.DESKTOP_ID)
-            )
+        with open(os.path.join(self.config_home, "mimeapps.list"), "w") as f:
+            f.write("[Default Applications]\n")
+            for mime_type in types:
+                f.write("%s=%s\n" % (mime_type, self.DESKTOP_ID))
+
+    def catch_everything(self):
+        """Makes the recorder the default handler for local files, javascript:,
+        data: and the like as well, so that anything the applet launches, safe or
+        not, is recorded instead of reaching a real program."""
+        self._register(["x-scheme-handler/http", "x-scheme-handler/https"] + self.OTHER_TYPES)
 
     def urls(self):
         try:
@@ -780,6 +803,35 @@ class Applet:
         finally:
             self.log_file.close()
 
+    def proc_status(self):
+        """The numeric fields of /proc/PID/status in bytes (VmRSS, VmHWM, …) or counts."""
+        fields = {}
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                parts = value.split()
+                if parts and parts[0].isdigit():
+                    fields[key] = int(parts[0]) * (1024 if parts[1:] == ["kB"] else 1)
+        return fields
+
+    def cpu_seconds(self):
+        """User plus system CPU time the process has used so far."""
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        # utime and stime are fields 14 and 15 of stat(5); the split starts at field 3.
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def fds(self):
+        """The targets of the process's open file descriptors, by number."""
+        directory = "/proc/%d/fd" % self.proc.pid
+        targets = {}
+        for name in os.listdir(directory):
+            try:
+                targets[int(name)] = os.readlink(os.path.join(directory, name))
+            except FileNotFoundError:
+                pass
+        return targets
+
     def wait_exit(self, timeout=TIMEOUT):
         try:
             return self.proc.wait(timeout)
@@ -840,6 +892,7 @@ class Scenario:
         self.notifier = None
         self.server = None
         self.bus = None
+        self.extra_servers = []
 
     def __enter__(self):
         ensure_display()
@@ -896,6 +949,12 @@ class Scenario:
     def path(self, *parts):
         return os.path.join(self.root, *parts)
 
+    def add_server(self, server):
+        """Hands another feed server (such as lwn_fault_server.FaultServer) to the
+        scenario, which closes it at the end and lists its requests on failure."""
+        self.extra_servers.append(server)
+        return server
+
     def gsettings(self, *args):
         """Runs gsettings against the scenario's settings (keyfile_settings scenarios)."""
         result = subprocess.run(
@@ -949,6 +1008,9 @@ class Scenario:
                         record["headers"].get("if-none-match"),
                     )
                 )
+        for server in self.extra_servers:
+            lines.append("%s requests:" % type(server).__name__)
+            lines.extend("  " + line for line in server.describe())
         if self.notifier is not None:
             try:
                 for notification in self.notifier.notifications():
@@ -967,6 +1029,8 @@ class Scenario:
             self.watcher.close()
         if self.server is not None:
             self.server.close()
+        for server in self.extra_servers:
+            server.close()
         if self.bus is not None:
             self.bus.close()
         shutil.rmtree(self.root, ignore_errors=True)
