@@ -428,7 +428,10 @@ apply_response (LwnApplication *self,
     /* 304 with nothing cached to show: forget the validators and fetch anew. */
     lwn_store_set_validators (self->store, url, NULL, NULL);
 
-  save_state (self);
+  /* A 304 changes only the time of success: not worth a write and an fsync at
+   * every poll. It is saved with the next change, or at exit. */
+  if (feed != NULL)
+    save_state (self);
   delay = lwn_scheduler_record_success (self->scheduler,
                                         self->feed != NULL ? lwn_feed_get_refresh_seconds (self->feed) : 0,
                                         lwn_fetch_response_get_max_age (response));
@@ -607,6 +610,7 @@ watcher_appeared_cb (GDBusConnection *connection,
 
   g_debug ("Tray host watcher %s appeared", owner);
   g_clear_handle_id (&self->tray_grace_id, g_source_remove);
+  lwn_tray_expect_host (self->tray);
 }
 
 static void

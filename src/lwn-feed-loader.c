@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <malloc.h>
+
 #include "lwn-feed-loader.h"
 #include "lwn-feed-parser.h"
 
@@ -16,6 +18,9 @@ typedef struct
   /* Written by the worker before the task returns; read by _finish. */
   LwnFetchResponse *response;
 } LoadData;
+
+/* Bodies above this size are worth returning memory to the system after. */
+#define LARGE_BODY_BYTES (256 * 1024)
 
 /* A data address, not the function's: ISO C has no function-to-object pointer conversion. */
 static char load_source_tag;
@@ -104,7 +109,15 @@ load_thread (GTask *task,
   LwnFeed *feed = NULL;
   GError *error = NULL;
 
-  if (lwn_feed_load_sync (&request, &feed, &data->response, cancellable, &error))
+  gboolean ok = lwn_feed_load_sync (&request, &feed, &data->response, cancellable, &error);
+  GBytes *body = data->response != NULL ? lwn_fetch_response_get_body (data->response) : NULL;
+
+  /* A large feed leaves this worker's malloc arena swollen with freed parse
+   * trees; glibc keeps it resident unless told to give it back. */
+  if (body != NULL && g_bytes_get_size (body) > LARGE_BODY_BYTES)
+    malloc_trim (0);
+
+  if (ok)
     g_task_return_pointer (task, feed, (GDestroyNotify) lwn_feed_unref);
   else
     g_task_return_error (task, error);

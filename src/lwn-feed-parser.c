@@ -794,13 +794,24 @@ plain_line (const char *text)
   return lwn_text_collapse_whitespace (stripped);
 }
 
-/* Whether an RSS title holds markup: a '<', or an '&' that starts a
- * character or entity reference. A bare '&' ("AT&T", "BPF & io_uring")
- * reads the same either way, and the HTML parser is costly per item. */
+/* Whether an RSS title holds markup: an HTML inline tag, or an '&' that starts
+ * a character or entity reference. Anything else in angle brackets is text:
+ * LWN titles such as "The <linux/cleanup.h> helpers" must keep it. A bare '&'
+ * ("AT&T") reads the same either way, and the HTML parser is costly per item. */
 static gboolean
 title_has_markup (const char *text)
 {
-  if (strchr (text, '<') != NULL)
+  static gsize initialised;
+  static GRegex *inline_tag;
+
+  if (g_once_init_enter (&initialised))
+    {
+      inline_tag = g_regex_new ("</?(a|abbr|b|big|br|cite|code|del|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|tt|u|var)\\b[^<>]*>",
+                                G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, NULL);
+      g_once_init_leave (&initialised, 1);
+    }
+
+  if (strchr (text, '<') != NULL && g_regex_match (inline_tag, text, 0, NULL))
     return TRUE;
 
   for (const char *amp = strchr (text, '&'); amp != NULL; amp = strchr (amp + 1, '&'))

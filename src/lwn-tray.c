@@ -11,12 +11,21 @@
 
 /* As many headline slots as the default max-items; more are added on demand. */
 #define INITIAL_SLOTS 20
+/* How long a present tray host may take to accept the item before it is created anew. */
+#define HOST_CHECK_SECONDS 4
+#define MAX_RECREATIONS 3
 
 struct _LwnTray
 {
   GObject parent_instance;
 
   AppIndicator *indicator;
+  char *icon_theme_path;
+  guint n_unread;
+  GtkWidget *middle_click_target;
+  guint host_check_id;
+  guint n_recreated;
+  gboolean registered; /* a host accepted the item */
   GtkMenu *menu;
 
   GtkWidget *message_item; /* "Loading headlines…", or why there are none */
@@ -161,6 +170,7 @@ indicator_connection_changed_cb (AppIndicator *indicator,
                                  LwnTray *self)
 {
   g_debug ("Tray host %s", connected ? "connected" : "gone");
+  self->registered = connected;
   g_signal_emit (self, signals[SIGNAL_CONNECTION_CHANGED], 0, connected);
 }
 
@@ -209,9 +219,11 @@ lwn_tray_dispose (GObject *object)
 {
   LwnTray *self = LWN_TRAY (object);
 
+  g_clear_handle_id (&self->host_check_id, g_source_remove);
   if (self->indicator != NULL)
     g_signal_handlers_disconnect_by_data (self->indicator, self);
   g_clear_object (&self->indicator);
+  g_clear_pointer (&self->icon_theme_path, g_free);
   g_clear_pointer (&self->slots, g_ptr_array_unref);
   if (self->menu != NULL)
     gtk_widget_destroy (GTK_WIDGET (self->menu));
@@ -270,25 +282,99 @@ lwn_tray_init (LwnTray *self)
  *
  * Returns: (transfer full): a new #LwnTray
  */
-LwnTray *
-lwn_tray_new (const char *icon_theme_path)
+static void
+set_unread_count (LwnTray *self,
+                  guint n_unread);
+
+static void
+create_indicator (LwnTray *self)
 {
-  LwnTray *self = g_object_new (LWN_TYPE_TRAY, NULL);
-
-  build_menu (self);
-
   self->indicator = app_indicator_new ("lwn-tray", APP_ID, APP_INDICATOR_CATEGORY_APPLICATION_STATUS);
-  if (icon_theme_path != NULL)
-    app_indicator_set_icon_theme_path (self->indicator, icon_theme_path);
+  if (self->icon_theme_path != NULL)
+    app_indicator_set_icon_theme_path (self->indicator, self->icon_theme_path);
   app_indicator_set_icon_full (self->indicator, APP_ID, _("LWN.net headlines"));
   app_indicator_set_attention_icon_full (self->indicator, APP_ID "-unread", _("Unread LWN.net headlines"));
   app_indicator_set_title (self->indicator, _("LWN.net headlines"));
   g_signal_connect (self->indicator, APP_INDICATOR_SIGNAL_CONNECTION_CHANGED,
                     G_CALLBACK (indicator_connection_changed_cb), self);
 
-  lwn_tray_show_loading (self);
   app_indicator_set_menu (self->indicator, self->menu);
   app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_ACTIVE);
+  set_unread_count (self, self->n_unread);
+  if (self->middle_click_target != NULL)
+    app_indicator_set_secondary_activate_target (self->indicator, self->middle_click_target);
+}
+
+static void
+destroy_indicator (LwnTray *self)
+{
+  if (self->indicator == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (self->indicator, self);
+  self->registered = FALSE;
+  /* Passive first, so that a host that did see the item drops it. */
+  app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_PASSIVE);
+  g_clear_object (&self->indicator);
+}
+
+/* libayatana-appindicator 0.5.92 can lose the race between its own session bus
+ * lookup and its watch on org.kde.StatusNotifierWatcher: it then logs
+ * "g_dbus_proxy_new: assertion 'G_IS_DBUS_CONNECTION (connection)' failed" and
+ * never registers, leaving no icon while a tray host is there. Newer releases
+ * check for the connection first; here, an indicator created anew registers. */
+static gboolean
+host_check_cb (gpointer user_data)
+{
+  LwnTray *self = user_data;
+
+  self->host_check_id = 0;
+  if (lwn_tray_is_connected (self) || self->n_recreated >= MAX_RECREATIONS)
+    return G_SOURCE_REMOVE;
+
+  self->n_recreated++;
+  g_message ("The tray host did not take the icon; creating it again (attempt %u)", self->n_recreated);
+  destroy_indicator (self);
+  create_indicator (self);
+  self->host_check_id = g_timeout_add_seconds (HOST_CHECK_SECONDS, host_check_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * lwn_tray_expect_host:
+ * @self: a #LwnTray
+ *
+ * Tells the tray that a StatusNotifierItem host is on the bus: if the icon is
+ * not shown by it within a few seconds, the indicator is created anew.
+ */
+void
+lwn_tray_expect_host (LwnTray *self)
+{
+  g_return_if_fail (LWN_IS_TRAY (self));
+
+  if (self->host_check_id == 0 && !lwn_tray_is_connected (self))
+    self->host_check_id = g_timeout_add_seconds (HOST_CHECK_SECONDS, host_check_cb, self);
+}
+
+/**
+ * lwn_tray_new:
+ * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
+ *   icons in, for a program run from its source tree
+ *
+ * Creates the indicator and its menu, showing "Loading headlines…".
+ * The session bus connection must already exist (see lwn-application.c).
+ *
+ * Returns: (transfer full): a new #LwnTray
+ */
+LwnTray *
+lwn_tray_new (const char *icon_theme_path)
+{
+  LwnTray *self = g_object_new (LWN_TYPE_TRAY, NULL);
+
+  self->icon_theme_path = g_strdup (icon_theme_path);
+  build_menu (self);
+  lwn_tray_show_loading (self);
+  create_indicator (self);
   return self;
 }
 
@@ -308,6 +394,10 @@ set_unread_count (LwnTray *self,
   g_autofree char *label = n_unread > 0 ? g_strdup_printf ("%u", n_unread) : g_strdup ("");
 
   const char *icon = n_unread > 0 ? APP_ID "-unread" : APP_ID;
+
+  self->n_unread = n_unread;
+  if (self->indicator == NULL)
+    return;
 
   if (app_indicator_get_status (self->indicator) != status)
     app_indicator_set_status (self->indicator, status);
@@ -431,6 +521,7 @@ lwn_tray_show_headlines (LwnTray *self,
   item_set_label (self->refresh_item, _("_Refresh now"));
 
   /* Middle-click opens the newest unread headline (or the newest one). */
+  self->middle_click_target = middle_click_target;
   if (app_indicator_get_secondary_activate_target (self->indicator) != middle_click_target)
     app_indicator_set_secondary_activate_target (self->indicator, middle_click_target);
 
@@ -516,10 +607,9 @@ lwn_tray_set_autostart (LwnTray *self,
 gboolean
 lwn_tray_is_connected (LwnTray *self)
 {
-  gboolean connected = FALSE;
-
   g_return_val_if_fail (LWN_IS_TRAY (self), FALSE);
 
-  g_object_get (self->indicator, "connected", &connected, NULL);
-  return connected;
+  /* Not the indicator's "connected" property: that only says a watcher is on
+   * the bus, not that it took the item. */
+  return self->registered;
 }

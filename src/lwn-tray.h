@@ -35,5 +35,6 @@ void      lwn_tray_set_site       (LwnTray    *self,
 void      lwn_tray_set_autostart  (LwnTray  *self,
                                    gboolean  enabled);
 gboolean  lwn_tray_is_connected   (LwnTray *self);
+void      lwn_tray_expect_host    (LwnTray *self);
 
 G_END_DECLS

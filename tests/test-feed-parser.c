@@ -634,6 +634,40 @@ test_untitled_item (void)
 typedef struct
 {
   const char *path;
+  const char *escaped_title;
+  const char *expected;
+} TitleCase;
+
+static const TitleCase title_cases[] = {
+  { "/feed-parser/title/angle-brackets-are-text", "The &lt;linux/cleanup.h&gt; helpers", "The <linux/cleanup.h> helpers" },
+  { "/feed-parser/title/comparison-is-text", "When a &lt; b &amp;&amp; b &gt; c", "When a < b && b > c" },
+  { "/feed-parser/title/inline-tags-dropped", "&lt;b&gt;Bold&lt;/b&gt; and &lt;em class=\"x\"&gt;em&lt;/em&gt;", "Bold and em" },
+  { "/feed-parser/title/double-escaped-entity", "Tom &amp;amp; Jerry", "Tom & Jerry" },
+  { "/feed-parser/title/bare-ampersand", "AT&amp;T news", "AT&T news" },
+};
+
+static void
+test_title (gconstpointer data)
+{
+  const TitleCase *test = data;
+  g_autofree char *doc = g_strdup_printf ("<rss version=\"2.0\"><channel><title>F</title>"
+                                          "<item><title>%s</title><link>https://example.org/1</link></item>"
+                                          "</channel></rss>",
+                                          test->escaped_title);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFeed) feed = NULL;
+
+  g_test_summary ("RSS titles lose HTML inline tags and double-escaped entities, but keep "
+                  "other text in angle brackets");
+
+  feed = parse_string (doc, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lwn_feed_item_get_title (lwn_feed_get_item (feed, 0)), ==, test->expected);
+}
+
+typedef struct
+{
+  const char *path;
   const char *channel;
   guint refresh_seconds;
   const char *refresh_base;
@@ -885,6 +919,8 @@ main (int argc,
   g_test_add_func ("/feed-parser/security/quiet", test_quiet);
   g_test_add_func ("/feed-parser/title/feed-fallback", test_feed_title_fallback);
   g_test_add_func ("/feed-parser/title/untitled-item", test_untitled_item);
+  for (gsize i = 0; i < G_N_ELEMENTS (title_cases); i++)
+    g_test_add_data_func (title_cases[i].path, &title_cases[i], test_title);
   g_test_add_func ("/feed-parser/size/10000-items", test_ten_thousand_items);
   g_test_add_func ("/feed-parser/threads", test_threads);
   g_test_add_func ("/feed-parser/error-domain", test_error_domain);

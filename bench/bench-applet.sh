@@ -1,0 +1,486 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Measures the running applet (memory, idle wake-ups, CPU per refresh, time to tray and to headlines) next to a minimal GTK3 + AppIndicator applet.
+#
+# Usage, from the top of the source tree: bench/bench-applet.sh [BUILD_DIR]   (default: build)
+# REFRESHES=N sets how many refreshes each CPU figure is averaged over (default 40);
+# IDLE_SECONDS=N how long the idle windows last (default 60); KEEP_DIR=DIR keeps the
+# processes' smaps at the memory measurements, their logs and the watcher's log there.
+#
+# Everything runs in a private world: Xvfb, a private D-Bus session bus with a mock
+# StatusNotifierWatcher (bench/mock-watcher.py) and a dbusmock notification daemon,
+# temporary HOME and XDG_* directories, GSETTINGS_BACKEND=memory, and the feed served
+# from 127.0.0.1 by bench/mock-feed-server.py. The run, about four minutes:
+#   W  floor-applet once, to warm up (see below).
+#   A  lwn-tray, empty cache, --interval 3600: time to the tray and to headlines from
+#      the network; RSS/PSS 20 s after start; wake-ups and CPU from 20 s to 80 s.
+#   F  floor-applet alone: time to the tray; RSS/PSS at 20 s; wake-ups from 20 s to 80 s
+#      (run B starts once F's memory is taken, to keep the run short).
+#   B  lwn-tray again with A's cache, --interval 1, the server holding its first
+#      answer back: time to headlines from the cache; then CPU per refresh for 304s,
+#      changed 15-item feeds and changed 1,000-item feeds.
+# The a_*, f_* figures are assigned with printf -v, which shellcheck cannot follow.
+# shellcheck disable=SC2154
+set -euo pipefail
+
+builddir=${1:-build}
+if [ -n "${KEEP_DIR:-}" ]; then
+  mkdir -p "$KEEP_DIR"
+  KEEP_DIR=$(cd "$KEEP_DIR" && pwd)
+fi
+refreshes=${REFRESHES:-40}
+python=/usr/bin/python3
+known_title="Going Rogue"
+floor_title="Floor item"
+memory_after=20
+idle_seconds=${IDLE_SECONDS:-60}
+server_delay=4
+
+if [ ! -f meson.build ] || [ ! -d bench ]; then
+  echo "bench-applet.sh: run me from the top of the source tree" >&2
+  exit 2
+fi
+for tool in Xvfb dbus-daemon getconf curl; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "bench-applet.sh: $tool is missing (see build-aux/install-deps.sh)" >&2
+    exit 2
+  fi
+done
+if ! "$python" -c 'import gi, dbusmock' 2>/dev/null; then
+  echo "bench-applet.sh: $python needs python3-gi and python3-dbusmock" >&2
+  exit 2
+fi
+
+if [ ! -d "$builddir" ]; then
+  meson setup "$builddir" >/dev/null
+fi
+meson compile -C "$builddir" lwn-tray floor-applet bench-parse >/dev/null
+
+lwn_tray=$builddir/src/lwn-tray
+floor_applet=$builddir/bench/floor-applet
+feed=tests/data/lwn-headlines-2023-07.rdf
+clk_tck=$(getconf CLK_TCK)
+ms_per_tick=$(awk -v t="$clk_tck" 'BEGIN { printf "%.3f", 1000 / t }')
+have_perf=false
+if command -v perf >/dev/null && perf stat -e task-clock -x, -o /dev/null -- true 2>/dev/null; then
+  have_perf=true
+fi
+
+tmp=$(mktemp -d)
+pids=()
+
+cleanup() {
+  local pid
+  if [ -n "${KEEP_DIR:-}" ]; then
+    cp "$tmp"/*.log "$KEEP_DIR/" 2>/dev/null || true
+  fi
+  for pid in "${pids[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 20); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+now_ns() {
+  date +%s%N
+}
+
+poll_interval=0.02
+
+# wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every poll_interval seconds;
+# fails after SECONDS.
+wait_for() {
+  local timeout=$1 what=$2
+  shift 2
+  local deadline=$(($(now_ns) + timeout * 1000000000))
+  until "$@"; do
+    if (($(now_ns) > deadline)); then
+      echo "bench-applet.sh: timed out after ${timeout} s waiting for $what" >&2
+      return 1
+    fi
+    sleep "$poll_interval"
+  done
+}
+
+# sleep_until NS: sleeps until the wall clock reaches NS.
+sleep_until() {
+  local left=$(($1 - $(now_ns)))
+  if ((left > 0)); then
+    sleep "$(awk -v n="$left" 'BEGIN { printf "%.3f", n / 1e9 }')"
+  fi
+}
+
+file_has() {
+  [ -s "$1" ]
+}
+
+# log_time EVENT NAME: the time of the watcher's first EVENT line for bus name NAME.
+log_time() {
+  awk -v e="$1" -v n="$2" '$1 == e && $3 == n { print $2; exit }' "$tmp/watcher.log"
+}
+
+log_has() {
+  [ -n "$(log_time "$1" "$2")" ]
+}
+
+# The unique bus name of the next item to register after line FROM of the watcher log.
+item_after() {
+  awk -v from="$1" 'NR > from && $1 == "item" { print $3; exit }' "$tmp/watcher.log"
+}
+
+item_registered_after() {
+  [ -n "$(item_after "$1")" ]
+}
+
+menu_seen() {
+  log_has menu "$1" || log_has menu-timeout "$1" || log_has menu-error "$1"
+}
+
+log_lines() {
+  wc -l <"$tmp/watcher.log"
+}
+
+ms_between() {
+  if [ -z "$2" ]; then
+    echo "n/a"
+  else
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) / 1e6 }'
+  fi
+}
+
+rss_kib() {
+  awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
+}
+
+pss_kib() {
+  awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup"
+}
+
+# Unique set size: pages no other process maps. Unlike PSS, it does not depend on
+# which other programs (here or elsewhere on the machine) map the same libraries.
+uss_kib() {
+  awk '/^Private_(Clean|Dirty):/ { n += $2 } END { print n + 0 }' "/proc/$1/smaps_rollup"
+}
+
+# CPU time in clock ticks, of every thread the process ever had.
+cpu_ticks() {
+  awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+# On-CPU nanoseconds of the live threads (schedstat), a finer second opinion.
+cpu_ns() {
+  cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+
+# "tid switches" per live thread, voluntary plus nonvoluntary.
+switches() {
+  local status
+  for status in /proc/"$1"/task/*/status; do
+    awk '/^Pid:/ { tid = $2 } /ctxt_switches:/ { n += $2 }
+      END { if (tid != "") print tid, n }' "$status" 2>/dev/null || true
+  done
+}
+
+# switches_delta BEFORE AFTER: switches made in between by threads alive at the end,
+# and how many threads ended in between (their last switches are lost).
+switches_delta() {
+  awk 'FNR == NR { before[$1] = $2; next }
+       { after[$1] = 1; d += $2 - (($1 in before) ? before[$1] : 0) }
+       END { gone = 0; for (t in before) if (!(t in after)) gone++; print d + 0, gone }' "$1" "$2"
+}
+
+bus_has_name() {
+  DBUS_SESSION_BUS_ADDRESS=$bus_address gdbus call --session --dest org.freedesktop.DBus \
+    --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.NameHasOwner "$1" 2>/dev/null | grep -q true
+}
+
+server() {
+  curl -sf --max-time 5 "http://127.0.0.1:$port/$1"
+}
+
+# served KEY: how many answers of that kind (e.g. same-304) the feed server gave.
+served() {
+  server stats | awk -v k="$1" '$1 == k { n = $2 } END { print n + 0 }'
+}
+
+served_more_than() {
+  (($(served "$1") > $2))
+}
+
+div() {
+  awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN { if (b > 0) printf f, a / b; else print "n/a" }'
+}
+
+# --- the private session ---------------------------------------------------------
+
+mkdir -p "$tmp"/{home,cache,config,data,state,runtime}
+chmod 700 "$tmp/runtime"
+export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
+export XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_RUNTIME_DIR=$tmp/runtime
+export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 LC_ALL=C.UTF-8
+unset G_MESSAGES_DEBUG SESSION_MANAGER
+
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
+pids+=($!)
+wait_for 10 "Xvfb" file_has "$tmp/display"
+DISPLAY=:$(head -n 1 "$tmp/display")
+export DISPLAY
+
+dbus-daemon --session --nofork --print-address=3 3>"$tmp/bus" >"$tmp/dbus.log" 2>&1 &
+pids+=($!)
+wait_for 10 "the session bus" file_has "$tmp/bus"
+bus_address=$(head -n 1 "$tmp/bus")
+export DBUS_SESSION_BUS_ADDRESS=$bus_address
+
+: >"$tmp/watcher.log"
+"$python" bench/mock-watcher.py --log "$tmp/watcher.log" --title "$known_title" --title "$floor_title" \
+  >"$tmp/watcher.out" 2>&1 &
+pids+=($!)
+wait_for 10 "the mock StatusNotifierWatcher" bus_has_name org.kde.StatusNotifierWatcher
+
+"$python" -m dbusmock --session -t notification_daemon >"$tmp/notifications.log" 2>&1 &
+pids+=($!)
+wait_for 10 "the mock notification daemon" bus_has_name org.freedesktop.Notifications
+
+"$builddir/bench/bench-parse" --write 1000 "$tmp/big.rdf"
+"$python" bench/mock-feed-server.py --feed "$feed" --big "$tmp/big.rdf" --port-file "$tmp/port" \
+  --log "$tmp/server.log" >"$tmp/server.out" 2>&1 &
+pids+=($!)
+wait_for 10 "the feed server" file_has "$tmp/port"
+port=$(cat "$tmp/port")
+feed_url=http://127.0.0.1:$port/feed
+
+echo "lwn-tray applet benchmark ($(nproc) CPUs, $(uname -r), CLK_TCK $clk_tck, $refreshes refreshes per CPU figure)"
+echo "Phases: A lwn-tray from the network and idle (~80 s); F floor-applet (~80 s); B lwn-tray from the cache, then refreshes (~$((3 * refreshes + 15)) s)."
+echo
+
+# start_applet NAME COMMAND...: starts it in the background; sets $app_pid and $app_start.
+start_applet() {
+  local name=$1
+  shift
+  app_lines=$(log_lines)
+  app_start=$(now_ns)
+  "$@" >"$tmp/$name.log" 2>&1 &
+  app_pid=$!
+  pids+=("$app_pid")
+}
+
+stop_applet() {
+  kill -TERM "$1" 2>/dev/null || true
+  wait_for 10 "process $1 to quit" bash -c "! kill -0 $1 2>/dev/null" || kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+
+# measure_memory_and_idle PREFIX: RSS/PSS at memory_after seconds, then wake-ups and CPU
+# over idle_seconds; results land in variables named PREFIX_*.
+measure_memory() {
+  local prefix=$1
+  sleep_until $((app_start + memory_after * 1000000000))
+  printf -v "${prefix}_rss" '%s' "$(rss_kib "$app_pid")"
+  printf -v "${prefix}_pss" '%s' "$(pss_kib "$app_pid")"
+  printf -v "${prefix}_uss" '%s' "$(uss_kib "$app_pid")"
+  printf -v "${prefix}_dirty" '%s' "$(awk '/^Private_Dirty:/ { print $2 }' "/proc/$app_pid/smaps_rollup")"
+  grep -E '^(Rss|Pss_Anon|Pss_File|Anonymous):' "/proc/$app_pid/smaps_rollup" >"$tmp/$prefix.smaps_rollup"
+  if [ -n "${KEEP_DIR:-}" ]; then
+    cp "/proc/$app_pid/smaps" "$KEEP_DIR/$prefix.smaps"
+  fi
+}
+
+idle_start() {
+  idle_from=$(now_ns)
+  switches "$app_pid" >"$tmp/$1.switches.0"
+  idle_ticks0=$(cpu_ticks "$app_pid")
+}
+
+idle_finish() {
+  local prefix=$1 delta gone
+  sleep_until $((idle_from + idle_seconds * 1000000000))
+  switches "$app_pid" >"$tmp/$prefix.switches.1"
+  read -r delta gone < <(switches_delta "$tmp/$prefix.switches.0" "$tmp/$prefix.switches.1")
+  printf -v "${prefix}_wakeups" '%s' "$(div "$delta" "$idle_seconds")"
+  printf -v "${prefix}_threads_gone" '%s' "$gone"
+  printf -v "${prefix}_idle_ticks" '%s' $(($(cpu_ticks "$app_pid") - idle_ticks0))
+  printf -v "${prefix}_threads" '%s' "$(find "/proc/$app_pid/task" -mindepth 1 -maxdepth 1 | wc -l)"
+}
+
+# --- warm-up ---------------------------------------------------------------------------
+
+# The first GTK 3 client of an X display probes OpenGL for its visuals (loading Mesa, and
+# with llvmpipe some 45 MB of libLLVM) and caches the answer in the GDK_VISUALS property
+# of the root window; later clients skip the probe. On a desktop some GTK program has
+# always done it already, so one throw-away run does it here (Xvfb -noreset keeps the
+# property), which also warms the page cache for both programs alike.
+start_applet warm-up "$floor_applet"
+wait_for 20 "the warm-up applet to register with the watcher" item_registered_after "$app_lines"
+warm_name=$(item_after "$app_lines")
+wait_for 35 "the warm-up applet's menu" menu_seen "$warm_name"
+stop_applet "$app_pid"
+
+# --- A: lwn-tray, first run ----------------------------------------------------------
+
+echo "A: lwn-tray, empty cache, feed from the network"
+start_applet lwn-tray-a "$lwn_tray" --feed-url "$feed_url" --interval 3600
+wait_for 20 "lwn-tray to register with the watcher" item_registered_after "$app_lines"
+a_name=$(item_after "$app_lines")
+wait_for 35 "lwn-tray's menu" menu_seen "$a_name"
+a_reg_ms=$(ms_between "$app_start" "$(log_time item "$a_name")")
+a_menu_ms=$(ms_between "$app_start" "$(log_time menu "$a_name")")
+measure_memory a
+idle_start a
+idle_finish a
+a_pid=$app_pid
+stop_applet "$a_pid"
+idle_ticks_per_s=$(awk -v t="$a_idle_ticks" -v s="$idle_seconds" 'BEGIN { printf "%.4f", t / s }')
+echo "   tray after $a_reg_ms ms, headlines after $a_menu_ms ms; PSS $a_pss KiB; $a_wakeups wake-ups/s idle"
+
+# --- F: the floor --------------------------------------------------------------------
+
+echo "F: floor-applet"
+start_applet floor "$floor_applet"
+wait_for 20 "floor-applet to register with the watcher" item_registered_after "$app_lines"
+f_name=$(item_after "$app_lines")
+wait_for 35 "floor-applet's menu" menu_seen "$f_name"
+f_reg_ms=$(ms_between "$app_start" "$(log_time item "$f_name")")
+f_menu_ms=$(ms_between "$app_start" "$(log_time menu "$f_name")")
+measure_memory f
+f_pid=$app_pid
+idle_start f
+f_idle_from=$idle_from
+f_ticks0=$idle_ticks0
+echo "   tray after $f_reg_ms ms, menu after $f_menu_ms ms; PSS $f_pss KiB"
+
+# --- B: lwn-tray from its cache, then refreshes ---------------------------------------
+
+echo "B: lwn-tray, cache kept, the server holding its answer back ${server_delay} s"
+server "control?mode=same&delay=$server_delay" >/dev/null
+start_applet lwn-tray-b "$lwn_tray" --feed-url "$feed_url" --interval 1
+wait_for 20 "lwn-tray to register with the watcher" item_registered_after "$app_lines"
+b_name=$(item_after "$app_lines")
+wait_for 35 "lwn-tray's menu" menu_seen "$b_name"
+b_reg_ms=$(ms_between "$app_start" "$(log_time item "$b_name")")
+b_menu_ms=$(ms_between "$app_start" "$(log_time menu "$b_name")")
+server "control?delay=0" >/dev/null
+echo "   tray after $b_reg_ms ms, headlines after $b_menu_ms ms"
+
+# The floor's idle window ends during B; both processes are independent on the bus.
+(
+  app_pid=$f_pid idle_from=$f_idle_from idle_ticks0=$f_ticks0
+  idle_finish f
+  echo "$f_wakeups $f_threads_gone $f_idle_ticks $f_threads" >"$tmp/floor-idle"
+  kill -TERM "$f_pid" 2>/dev/null || true
+) &
+floor_idle_job=$!
+
+# cpu_phase KEY MODE: CPU per refresh while the server answers KEY (mode-status).
+# The window opens 300 ms after one answer and closes 300 ms after the Nth next one,
+# so it holds exactly N whole refreshes.
+cpu_phase() {
+  local key=$1 mode=$2 n0 t0 c0 ns0 t1 c1 ns1 perf_pid="" perf_ms="n/a"
+  # Polled gently: the poll itself must not compete with the applet for the CPU.
+  local poll_interval=0.1
+  server "control?mode=$mode" >/dev/null
+  n0=$(served "$key")
+  wait_for 30 "a $key answer" served_more_than "$key" "$n0"
+  n0=$(served "$key")
+  if $have_perf; then
+    perf stat -e task-clock -x, -o "$tmp/perf-$key" -p "$app_pid" &
+    perf_pid=$!
+    pids+=("$perf_pid")
+  fi
+  sleep 0.3
+  t0=$(now_ns) c0=$(cpu_ticks "$app_pid") ns0=$(cpu_ns "$app_pid")
+  wait_for $((refreshes * 3 + 30)) "$refreshes $key answers" served_more_than "$key" $((n0 + refreshes - 1))
+  sleep 0.3
+  t1=$(now_ns) c1=$(cpu_ticks "$app_pid") ns1=$(cpu_ns "$app_pid")
+  if [ -n "$perf_pid" ]; then
+    kill -INT "$perf_pid" 2>/dev/null || true
+    wait "$perf_pid" 2>/dev/null || true
+    perf_ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$tmp/perf-$key")
+  fi
+  local n=$(($(served "$key") - n0))
+  awk -v c="$((c1 - c0))" -v ms="$ms_per_tick" -v idle="$idle_ticks_per_s" -v secs="$(((t1 - t0) / 1000000))" \
+    -v n="$n" -v ns="$((ns1 - ns0))" -v perf="${perf_ms:-n/a}" -v key="$key" 'BEGIN {
+      base = idle * secs / 1000 * ms
+      total = c * ms
+      printf "%s %.2f %.2f %.2f %d %.1f %s\n", key, (total - base) / n, (ns / 1e6 - base) / n,
+        (perf == "n/a" || perf == "") ? -1 : (perf - base) / n, n, secs / 1000, total
+    }' >>"$tmp/cpu"
+}
+
+: >"$tmp/cpu"
+echo "   CPU per refresh: $refreshes unchanged (304), $refreshes changed (200, 15 items), $refreshes changed (200, 1,000 items)"
+cpu_phase same-304 same
+cpu_phase changed-200 changed
+cpu_phase big-200 big
+b_rss=$(rss_kib "$app_pid")
+b_pss=$(pss_kib "$app_pid")
+if [ -n "${KEEP_DIR:-}" ]; then
+  cp "/proc/$app_pid/smaps" "$KEEP_DIR/b.smaps"
+fi
+b_pid=$app_pid
+stop_applet "$b_pid"
+wait "$floor_idle_job"
+read -r f_wakeups f_threads_gone f_idle_ticks f_threads <"$tmp/floor-idle"
+wait "$f_pid" 2>/dev/null || true
+
+# --- the table -------------------------------------------------------------------------
+
+cpu_field() {
+  awk -v k="$1" -v f="$2" '$1 == k { print $f }' "$tmp/cpu"
+}
+
+verdict() {
+  if awk -v v="$1" -v t="$2" 'BEGIN { exit !(v != "n/a" && v + 0 <= t + 0) }'; then
+    echo "met"
+  else
+    echo "MISSED"
+  fi
+}
+
+pss_ratio=$(div "$a_pss" "$f_pss")
+echo
+printf '%-46s %14s %14s   %s\n' "" "lwn-tray" "floor-applet" "target"
+printf '%-46s %14s %14s\n' "RSS 20 s after start (KiB)" "$a_rss" "$f_rss"
+printf '%-46s %14s %14s   %s\n' "PSS 20 s after start (KiB)" "$a_pss" "$f_pss" "≤ 1.2 × floor: ${pss_ratio}× $(verdict "$pss_ratio" 1.2)"
+printf '%-46s %14s %14s\n' "  of which anonymous (Pss_Anon, KiB)" \
+  "$(awk '/^Pss_Anon:/ { print $2 }' "$tmp/a.smaps_rollup")" "$(awk '/^Pss_Anon:/ { print $2 }' "$tmp/f.smaps_rollup")"
+printf '%-46s %14s %14s   %s\n' "USS (private pages) 20 s after start (KiB)" "$a_uss" "$f_uss" \
+  "ratio $(div "$a_uss" "$f_uss")×; difference $((a_uss - f_uss)) KiB"
+printf '%-46s %14s %14s   %s\n' "Private dirty pages 20 s after start (KiB)" "$a_dirty" "$f_dirty" \
+  "ratio $(div "$a_dirty" "$f_dirty")×; difference $((a_dirty - f_dirty)) KiB"
+printf '%-46s %14s %14s   %s\n' "Wake-ups/s idle (ctx switches, ${idle_seconds} s)" "$a_wakeups" "$f_wakeups" "≈ 0/s: $(verdict "$a_wakeups" 0.05)"
+printf '%-46s %14s %14s\n' "CPU idle over ${idle_seconds} s (ms)" "$(awk -v t="$a_idle_ticks" -v m="$ms_per_tick" 'BEGIN { print t * m }')" \
+  "$(awk -v t="$f_idle_ticks" -v m="$ms_per_tick" 'BEGIN { print t * m }')"
+printf '%-46s %14s %14s\n' "Threads at the end of the idle window" "$a_threads" "$f_threads"
+printf '%-46s %14s %14s\n' "Start → tray item registered (ms)" "$a_reg_ms" "$f_reg_ms"
+printf '%-46s %14s %14s\n' "Start → headlines in the menu, network (ms)" "$a_menu_ms" "($f_menu_ms)"
+printf '%-46s %14s %14s\n' "Start → tray item registered, 2nd run (ms)" "$b_reg_ms" ""
+printf '%-46s %14s %14s   %s\n' "Start → headlines in the menu, cache (ms)" "$b_menu_ms" "" "(server answers after ${server_delay} s)"
+printf '%-46s %14s %14s   %s\n' "CPU per refresh, 304 unchanged (ms)" "$(cpu_field same-304 2)" "" "< 3 ms: $(verdict "$(cpu_field same-304 2)" 3)"
+printf '%-46s %14s %14s\n' "CPU per refresh, 200 changed, 15 items (ms)" "$(cpu_field changed-200 2)" ""
+printf '%-46s %14s %14s   %s\n' "CPU per refresh, 200 changed, 1,000 items (ms)" "$(cpu_field big-200 2)" "" "< 40 ms: $(verdict "$(cpu_field big-200 2)" 40)"
+printf '%-46s %14s %14s\n' "RSS / PSS after the 1,000-item refreshes (KiB)" "$b_rss / $b_pss" ""
+echo
+echo "CPU per refresh is (utime + stime over the window − idle CPU rate × window) / refreshes,"
+echo "in ${ms_per_tick} ms ticks; cross-checks, same windows (ms per refresh):"
+printf '  %-12s %10s %12s %12s %10s %8s\n' "answer" "/proc stat" "schedstat" "perf" "refreshes" "window"
+while read -r key stat sched perf n secs _; do
+  [ "$perf" = "-1.00" ] && perf="n/a"
+  printf '  %-12s %10s %12s %12s %10s %7ss\n' "$key" "$stat" "$sched" "$perf" "$n" "$secs"
+done <"$tmp/cpu"
+echo "(schedstat sums the live threads only; the floor's idle window overlaps phase B.)"
+echo "PSS splits each library page among all processes mapping it, machine-wide, and USS counts"
+echo "only pages no other process maps: both move with whatever else runs (other GTK programs, other"
+echo "copies of lwn-tray). Private dirty pages (heap, relocated data) are the per-process cost that a"
+echo "desktop cannot share away; the difference on that row is the steadiest figure."
+if [ "$a_threads_gone" != 0 ] || [ "$f_threads_gone" != 0 ]; then
+  echo "Note: threads ended during an idle window (lwn-tray $a_threads_gone, floor $f_threads_gone); their last switches are not counted."
+fi

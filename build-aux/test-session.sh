@@ -1,0 +1,15 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs one test command inside a throwaway X server and D-Bus session and exits
+# with the command's status.
+set -eu
+
+if [ "$#" -eq 0 ]; then
+  echo "usage: $0 COMMAND [ARGUMENT...]" >&2
+  exit 2
+fi
+
+export NO_AT_BRIDGE=1
+# The scenarios start their own buses; the outer session only catches anything
+# that would otherwise reach the user's real session bus.
+exec xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" dbus-run-session -- "$@"

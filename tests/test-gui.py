@@ -1,0 +1,676 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Runs the built lwn-tray applet against a mock StatusNotifierWatcher, a mock
+notification daemon and a local feed server, and checks its tray item, menu,
+notifications, refreshes, persisted state and exit codes as a user would see them."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import lwn_e2e as e2e
+from gi.repository import GLib
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
+
+BULLET = e2e.BULLET
+ELLIPSIS = e2e.ELLIPSIS
+GROUPED = re.compile(r"\b(\d+) new LWN headlines\b")
+COMMANDS = ["Refresh now", "Mark all as read", "Open LWN.net", "Quit"]
+
+# Long enough to notice a repeated or late notification, short enough to keep the
+# suite quick.
+SETTLE = 1.0
+
+
+def current(number, title=None):
+    return e2e.headline(number, title or "Current headline %d" % number)
+
+
+def old(number, title=None):
+    return e2e.headline(number, title or "Old-style headline %d" % number, old_style=True)
+
+
+def shown(item, unread=True):
+    return (BULLET if unread else "") + item["title"]
+
+
+def split(entries):
+    return e2e.split_menu(entries)
+
+
+def headline_labels(entries):
+    return [entry["label"] for entry in split(entries)[0]]
+
+
+def wait_headlines(menu, items, read=(), what=None):
+    expected = [shown(item, item["title"] not in read) for item in items]
+    return menu.wait(lambda entries: headline_labels(entries) == expected, what or "headlines %r" % expected)
+
+
+def status_line(entries):
+    for entry in split(entries)[1]:
+        if e2e.is_status_line(entry["label"]):
+            return entry
+    raise AssertionError("no status line in %r" % [entry["label"] for entry in entries])
+
+
+def assert_recent(hhmm):
+    """hhmm is the applet's local HH:MM; it must be this minute or the one before."""
+    now = time.time()
+    allowed = {time.strftime("%H:%M", time.localtime(now - delta)) for delta in (0, 60, -60)}
+    assert hhmm in allowed, "time %r is not now (%r)" % (hhmm, sorted(allowed))
+
+
+def assert_updated(entry):
+    match = re.fullmatch(r"Updated (\d\d:\d\d)", entry["label"])
+    assert match, entry["label"]
+    assert entry["enabled"] is False, entry
+    assert_recent(match.group(1))
+
+
+def assert_failed(entry):
+    match = re.fullmatch(r"Last update failed: (.+) \((\d\d:\d\d)\)", entry["label"])
+    assert match, entry["label"]
+    assert entry["enabled"] is False, entry
+    assert_recent(match.group(2))
+    return match.group(1)
+
+
+def assert_commands(entries):
+    """The command block after the separator: the status line first, then the
+    commands in this relative order, whatever else sits between them."""
+    _top, commands = split(entries)
+    labels = [entry["label"] for entry in commands]
+    assert labels and e2e.is_status_line(labels[0]), labels
+    positions = []
+    for command in COMMANDS:
+        assert command in labels, "%r missing from %r" % (command, labels)
+        positions.append(labels.index(command))
+        entry = commands[labels.index(command)]
+        assert entry["enabled"] is True, entry
+    assert positions == sorted(positions), labels
+
+
+def settle_notifications(scenario, expected, what):
+    """Waits for exactly `expected` Notify calls in total and checks no more follow."""
+    scenario.notifier.wait_count(expected)
+    time.sleep(SETTLE)
+    notifications = scenario.notifier.notifications()
+    assert len(notifications) == expected, "%s: expected %d notifications, got %r" % (what, expected, notifications)
+    return notifications
+
+
+def start_loaded(scenario, items, *args, **kwargs):
+    scenario.server.set_items(items)
+    applet = scenario.start(*args, **kwargs)
+    menu = applet.menu()
+    wait_headlines(menu, items)
+    return applet, menu
+
+
+def stop_ok(applet, sig=signal.SIGTERM):
+    code = applet.stop(sig)
+    assert code == 0, "lwn-tray exited with %r after signal %d" % (code, sig)
+
+
+# Scenarios -----------------------------------------------------------------
+
+
+def test_harness(s):
+    """The fixtures themselves: recorder, feed server, notification mock, watcher."""
+    assert e2e.display_label("Open __LWN.net") == "Open _LWN.net"
+    assert e2e.display_label("_Quit") == "Quit"
+    assert e2e.display_label("Refresh _now") == "Refresh now"
+
+    result = subprocess.run(["gio", "open", "https://example.com/"], env=s.env, capture_output=True, text=True)
+    assert result.returncode == 0, result
+    assert s.recorder.wait_count(1) == ["https://example.com/"]
+
+    s.server.set_items([current(937631)])
+    with urllib.request.urlopen(s.server.url, timeout=10) as response:
+        etag = response.headers["ETag"]
+        body = response.read()
+    assert etag and b"https://lwn.net/Articles/937631/" in body, (etag, body[:200])
+    request = urllib.request.Request(s.server.url, headers={"If-None-Match": etag})
+    try:
+        urllib.request.urlopen(request, timeout=10)
+        raise AssertionError("no 304 for a matching If-None-Match")
+    except urllib.error.HTTPError as error:
+        assert error.code == 304, error
+    s.server.fail(500)
+    try:
+        urllib.request.urlopen(s.server.url, timeout=10)
+        raise AssertionError("forced 500 not served")
+    except urllib.error.HTTPError as error:
+        assert error.code == 500, error
+    assert [record["status"] for record in s.server.log()] == [200, 304, 500]
+
+    (notification_id,) = s.bus.call(
+        e2e.NOTIFY_NAME,
+        e2e.NOTIFY_PATH,
+        e2e.NOTIFY_NAME,
+        "Notify",
+        GLib.Variant(
+            "(susssasa{sv}i)", ("test", 0, "icon", "Summary", "Body", ["default", "Open"], {}, -1)
+        ),
+        "(u)",
+    )
+    notifications = s.notifier.notifications()
+    assert len(notifications) == 1 and notifications[0].id == notification_id, notifications
+    assert notifications[0].summary == "Summary" and notifications[0].actions == {"default": "Open"}
+    s.notifier.invoke(notification_id, "default")
+
+    s.bus.call(
+        e2e.WATCHER_NAME,
+        e2e.WATCHER_PATH,
+        e2e.WATCHER_NAME,
+        "RegisterStatusNotifierItem",
+        GLib.Variant("(s)", ("/org/example/Item",)),
+    )
+    unique = s.bus.connection.get_unique_name()
+    assert s.watcher.registrations() == [(unique, "/org/example/Item")]
+    assert s.watcher.items() == [unique + "/org/example/Item"]
+    assert s.bus.get_property(e2e.WATCHER_NAME, e2e.WATCHER_PATH, e2e.WATCHER_NAME, "IsStatusNotifierHostRegistered")
+
+
+def test_loading_placeholder(s):
+    """Cold start: an insensitive "Loading headlines…" until the feed answers."""
+    items = [current(937631, "Going Rogue (Digital Antiquarian)"), current(937416)]
+    s.server.set_items(items)
+    s.server.hold()
+    applet = s.start()
+    menu = applet.menu()
+    entries = menu.wait(lambda entries: entries and entries[0]["label"] == e2e.LOADING, "the loading placeholder")
+    assert entries[0]["enabled"] is False, entries[0]
+    s.server.wait_requests(1)
+    assert s.server.answered() == [], "the placeholder must be up before the server answers"
+    s.server.release()
+    wait_headlines(menu, items)
+    assert e2e.LOADING not in menu.labels()
+    stop_ok(applet)
+
+
+def test_menu_layout(s):
+    """Headline items: feed order, at most 20, bullets, ellipsis, [$], unsafe URLs."""
+    long_title = "A rather long headline about the kernel's memory management, folios, and much more besides"
+    items = [
+        current(937000, long_title),
+        current(937001, "[$] A subscriber-only article"),
+        current(937003, "io_uring, __user and &-ampersands"),
+        e2e.headline(937002, "An item with an unsafe link", link="javascript:alert(1)"),
+        old(826124),
+    ] + [current(937100 + index) for index in range(20)]
+    s.server.set_items(items)
+    applet = s.start()
+    assert applet.prop("Id") == e2e.ITEM_ID
+    assert applet.prop("Title"), applet.props()
+    assert applet.prop("IconName"), applet.props()
+    menu = applet.menu()
+    entries = menu.wait(
+        lambda entries: len(split(entries)[0]) == 20 and split(entries)[1], "twenty headlines and the commands"
+    )
+    top, _commands = split(entries)
+    labels = [entry["label"] for entry in top]
+    assert all(label.startswith(BULLET) for label in labels), labels
+
+    first = labels[0][len(BULLET) :]
+    assert first.endswith(ELLIPSIS), first
+    assert 60 <= len(first) <= 72, (len(first), first)
+    assert long_title.startswith(first[:-1].rstrip()), first
+
+    assert labels[1] == BULLET + "[$] A subscriber-only article", labels[1]
+    assert labels[2] == BULLET + "io_uring, __user and &-ampersands", labels[2]
+    assert labels[3] == BULLET + "An item with an unsafe link", labels[3]
+    assert top[3]["enabled"] is False, top[3]
+    assert labels[4:] == [shown(item) for item in items[4:20]], labels[4:]
+    assert all(entry["enabled"] is True for index, entry in enumerate(top) if index != 3), top
+
+    assert_commands(entries)
+    assert_updated(status_line(entries))
+    status, _label = applet.indicator()
+    assert status == "NeedsAttention", applet.props()
+    assert applet.prop("AttentionIconName"), applet.props()
+    stop_ok(applet)
+
+
+def test_fixture_unread_count(s):
+    """The real LWN feed: 15 unread items, the count on the indicator, [$] kept;
+    opening one marks it read."""
+    s.server.set_body(e2e.lwn_fixture())
+    applet = s.start()
+    menu = applet.menu()
+    entries = menu.wait(lambda entries: len(split(entries)[0]) == 15, "the 15 LWN headlines")
+    labels = headline_labels(entries)
+    assert labels[0] == BULLET + "Going Rogue (Digital Antiquarian)", labels[0]
+    assert all(label.startswith(BULLET) for label in labels), labels
+    assert any(label.startswith(BULLET + "[$] ") for label in labels), labels
+    applet.wait_indicator("NeedsAttention", "15")
+    time.sleep(SETTLE)
+    assert len(s.notifier.notifications()) <= 1, s.notifier.notifications()
+
+    menu.click(BULLET + "Going Rogue")
+    assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/937631/"]
+    entries = menu.wait(
+        lambda entries: headline_labels(entries)[0] == "Going Rogue (Digital Antiquarian)", "the first item read"
+    )
+    assert all(label.startswith(BULLET) for label in headline_labels(entries)[1:]), headline_labels(entries)
+    applet.wait_indicator("NeedsAttention", "14")
+    stop_ok(applet)
+
+
+def test_open_headline(s):
+    """Clicking a headline opens the article URL (2020 /rss links rewritten) and marks
+    it read; with nothing unread the indicator goes back to Active."""
+    items = [old(826124, "Kernel news from 2020: io_uring"), current(937631, "Going Rogue (Digital Antiquarian)")]
+    applet, menu = start_loaded(s, items)
+    applet.wait_indicator("NeedsAttention", "2")
+
+    menu.click(BULLET + "Kernel news from 2020: io_uring")
+    assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/826124/"]
+    wait_headlines(menu, items, read={items[0]["title"]})
+    applet.wait_indicator("NeedsAttention", "1")
+
+    menu.click(BULLET + "Going Rogue")
+    assert s.recorder.wait_count(2) == ["https://lwn.net/Articles/826124/", "https://lwn.net/Articles/937631/"]
+    wait_headlines(menu, items, read={item["title"] for item in items})
+    applet.wait_indicator("Active", "")
+
+    menu.click("Open LWN.net")
+    urls = s.recorder.wait_count(3)
+    assert urls[2].startswith("https://lwn.net"), urls
+    stop_ok(applet)
+
+
+def test_mark_all_read_persists(s):
+    """Mark all as read clears bullets and attention, and stays so after a restart."""
+    items = [current(937600 + index) for index in range(5)]
+    applet, menu = start_loaded(s, items)
+    applet.wait_indicator("NeedsAttention", "5")
+    menu.click("Mark all as read")
+    read = {item["title"] for item in items}
+    wait_headlines(menu, items, read=read)
+    applet.wait_indicator("Active", "")
+    stop_ok(applet)
+    for key in ("XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        directory = os.path.join(s.dirs[key], "lwn-tray")
+        assert os.path.isdir(directory) and os.listdir(directory), "nothing saved in %s" % directory
+
+    applet = s.start()
+    menu = applet.menu()
+    wait_headlines(menu, items, read=read, what="read headlines after a restart")
+    s.server.wait_answered(2)
+    time.sleep(SETTLE)
+    assert headline_labels(menu.visible_items()) == [item["title"] for item in items], menu.labels()
+    assert applet.indicator() == ("Active", ""), applet.props()
+    stop_ok(applet)
+
+
+def test_notifications(s):
+    """New items found by a refresh are notified one by one (up to three) or grouped;
+    the first run shows at most one; a restart repeats none. The refreshes come from
+    a short timer because manual refreshes are rate-limited."""
+    first = [current(937500 + index) for index in range(4)]
+    applet, menu = start_loaded(s, first, interval=2)
+    time.sleep(SETTLE)
+    initial = len(s.notifier.notifications())
+    assert initial <= 1, s.notifier.notifications()
+
+    fresh = [current(937700, "Two new items arrive"), old(826124, "And one in the 2020 style")]
+    items = fresh + first
+    s.server.set_items(items)
+    wait_headlines(menu, items)
+    notifications = settle_notifications(s, initial + 2, "two new items")[initial:]
+    titles = sorted(notification.summary for notification in notifications)
+    assert titles == sorted(item["title"] for item in fresh), notifications
+    for notification in notifications:
+        number = 937700 if notification.summary == fresh[0]["title"] else 826124
+        assert "Summary of article %d" % number in notification.body, notification
+        assert "<" not in notification.body and ">" not in notification.body, notification
+        assert notification.app_icon, notification
+        assert notification.hints.get("desktop-entry") == e2e.APP_ID, notification
+        assert "default" in notification.actions, notification
+        assert notification.actions.get("read") == "Read article", notification
+
+    many = [current(937800 + index) for index in range(5)]
+    items = many + items
+    s.server.set_items(items)
+    wait_headlines(menu, items[:20])
+    grouped = settle_notifications(s, initial + 3, "five new items")[-1]
+    match = GROUPED.search(grouped.summary + "\n" + grouped.body)
+    assert match and match.group(1) == "5", grouped
+    stop_ok(applet)
+
+    # A new ETag makes the restart fetch the whole feed again rather than get a 304.
+    s.server.set_items(items)
+    answered = len(s.server.answered())
+    applet = s.start()
+    menu = applet.menu()
+    s.server.wait_answer(answered, "the full feed after a restart", lambda record: record["status"] == 200)
+    wait_headlines(menu, items[:20], what="headlines after a restart")
+    time.sleep(SETTLE)
+    assert len(s.notifier.notifications()) == initial + 3, s.notifier.notifications()
+    stop_ok(applet)
+
+
+def test_notification_action(s):
+    """Invoking a notification's default action opens the article and marks it read."""
+    known = [current(937400)]
+    applet, menu = start_loaded(s, known)
+    time.sleep(SETTLE)
+    before = len(s.notifier.notifications())
+    fresh = old(826124, "Notified 2020-style article")
+    items = [fresh] + known
+    s.server.set_items(items)
+    menu.click("Refresh now")
+    wait_headlines(menu, items)
+    notification = settle_notifications(s, before + 1, "one new item")[-1]
+    assert notification.summary == fresh["title"], notification
+    s.notifier.invoke(notification.id, "default")
+    assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/826124/"]
+    wait_headlines(menu, items, read={fresh["title"]}, what="the notified item read")
+    stop_ok(applet)
+
+
+def test_no_notify(s):
+    """--no-notify: new headlines reach the menu but no notification is sent."""
+    first = [current(937300)]
+    applet, menu = start_loaded(s, first, "--no-notify")
+    items = [current(937301), current(937302)] + first
+    s.server.set_items(items)
+    menu.click("Refresh now")
+    wait_headlines(menu, items)
+    time.sleep(SETTLE)
+    assert s.notifier.notifications() == [], s.notifier.notifications()
+    stop_ok(applet)
+
+
+def test_second_instance(s):
+    """A second start asks the running instance to refresh and exits 0."""
+    items = [current(937200)]
+    applet, menu = start_loaded(s, items)
+    s.server.wait_answered(1)
+    requests = s.server.count()
+    second = s.launch()
+    assert second.wait_exit() == 0, second.log()
+    s.server.wait_requests(requests + 1)
+    applet.assert_alive()
+    senders = {sender for sender, _path in s.watcher.registrations()}
+    assert senders == {applet.name}, s.watcher.registrations()
+    stop_ok(applet)
+
+
+def test_timer_conditional_get(s):
+    """--interval below 60 is accepted with a warning; the timer refreshes with
+    If-None-Match and a 304 keeps everything but the status time."""
+    items = [current(937100), current(937101)]
+    applet, menu = start_loaded(s, items, interval=2)
+    etag = s.server.etag
+    s.server.wait_answered(2, timeout=15)
+    second = s.server.log()[1]
+    assert second["headers"].get("if-none-match") == etag, second
+    assert second["status"] == 304, second
+    time.sleep(0.5)
+    entries = menu.visible_items()
+    assert headline_labels(entries) == [shown(item) for item in items], menu.labels()
+    assert_updated(status_line(entries))
+    applet.assert_alive()
+    log = applet.log()
+    assert re.search(r"(?i)warning.*(interval|60)", log), log
+    stop_ok(applet)
+
+
+def test_refresh_failures(s):
+    """HTTP 500 and malformed XML keep the headlines and report the failure; the next
+    good answer clears it. Driven by a short timer, as manual refreshes are rate-limited."""
+    items = [current(937050), current(937051)]
+    applet, menu = start_loaded(s, items, interval=2)
+    expected = [shown(item) for item in items]
+
+    answered = len(s.server.answered())
+    s.server.fail(500)
+    s.server.wait_answer(answered, "an HTTP 500 answer", lambda record: record["status"] == 500)
+    entries = menu.wait(
+        lambda entries: status_line(entries)["label"].startswith("Last update failed: "), "the HTTP 500 failure"
+    )
+    reason = assert_failed(status_line(entries))
+    assert "500" in reason, reason
+    assert headline_labels(entries) == expected, menu.labels()
+    applet.assert_alive()
+
+    s.server.heal()
+    entries = menu.wait(lambda entries: status_line(entries)["label"].startswith("Updated "), "recovery from 500")
+    assert_updated(status_line(entries))
+
+    answered = len(s.server.answered())
+    s.server.break_body()
+    s.server.wait_answer(answered, "a malformed answer", lambda record: record["malformed"])
+    entries = menu.wait(
+        lambda entries: status_line(entries)["label"].startswith("Last update failed: "),
+        "the malformed-feed failure",
+    )
+    reason = assert_failed(status_line(entries))
+    assert "500" not in reason, reason
+    assert headline_labels(entries) == expected, menu.labels()
+    applet.assert_alive()
+
+    s.server.heal()
+    entries = menu.wait(lambda entries: status_line(entries)["label"].startswith("Updated "), "recovery")
+    assert_updated(status_line(entries))
+    assert headline_labels(entries) == expected, menu.labels()
+    stop_ok(applet)
+
+
+def test_connection_refused(s):
+    """A dead server on a cold start: "Could not load headlines" and a Retry item
+    that loads the feed once the server is up."""
+    port = e2e.free_port()
+    url = "http://127.0.0.1:%d%s" % (port, e2e.FEED_PATH)
+    applet = s.start(feed_url=url)
+    menu = applet.menu()
+    entries = menu.wait(
+        lambda entries: entries and entries[0]["label"].startswith("Could not load headlines: "),
+        "the load failure",
+    )
+    assert entries[0]["enabled"] is False, entries[0]
+    assert len(entries[0]["label"]) > len("Could not load headlines: "), entries[0]
+    retry = menu.find("Retry")
+    assert retry["enabled"] is True, retry
+    applet.assert_alive()
+
+    s.server.close()
+    s.server = e2e.FeedServer(port)
+    items = [current(937010)]
+    s.server.set_items(items)
+    menu.click("Retry")
+    wait_headlines(menu, items)
+    assert_updated(status_line(menu.visible_items()))
+    stop_ok(applet)
+
+
+def test_cache_before_answer(s):
+    """A restart shows the cached headlines before the server answers."""
+    items = [current(937020), current(937021), old(826124)]
+    applet, menu = start_loaded(s, items)
+    stop_ok(applet)
+
+    s.server.hold()
+    applet = s.start()
+    menu = applet.menu()
+    wait_headlines(menu, items, what="cached headlines")
+    assert len(s.server.answered()) == 1, s.server.log()
+    s.server.release()
+    s.server.wait_answered(2)
+    applet.assert_alive()
+    stop_ok(applet)
+
+
+def test_quit_and_signals(s):
+    """Quit in the menu exits 0; so do SIGINT and SIGTERM."""
+    items = [current(937030)]
+    applet, menu = start_loaded(s, items)
+    menu.click("Quit")
+    assert applet.wait_exit() == 0, applet.log()
+
+    applet = s.start()
+    stop_ok(applet, signal.SIGINT)
+    applet = s.start()
+    stop_ok(applet, signal.SIGTERM)
+
+
+def explanations(s, items):
+    """Notifications that are neither a headline nor a grouped headline summary."""
+    titles = {item["title"] for item in items}
+    return [
+        notification
+        for notification in s.notifier.notifications()
+        if notification.summary not in titles and not GROUPED.search(notification.summary + notification.body)
+    ]
+
+
+def test_no_watcher(s):
+    """Without a StatusNotifierWatcher the applet keeps running, explains once how to
+    get the icon, and registers when a watcher shows up."""
+    items = [current(937040), current(937041)]
+    s.server.set_items(items)
+    applet = s.launch(interval=2)
+    e2e.wait_for(lambda: explanations(s, items), "the notification about the missing tray")
+    applet.assert_alive()
+    answered = len(s.server.answered())
+    s.server.wait_answered(answered + 2, timeout=15)
+    applet.assert_alive()
+    notifications = s.notifier.notifications()
+    assert len(explanations(s, items)) == 1, notifications
+    assert len(notifications) <= 2, notifications
+
+    s.start_watcher()
+    applet.wait_registered()
+    wait_headlines(applet.menu(), items)
+    stop_ok(applet)
+
+
+def test_watcher_refuses_first(s):
+    """A tray host that refuses the first registration still gets the icon: the applet
+    creates its indicator anew when a present host has not taken it."""
+    items = [current(937050)]
+    s.server.set_items(items)
+    watcher = s.start_watcher(refuse=1)
+    applet = s.launch()
+    applet.wait_registered(timeout=20)
+    assert watcher.registrations()[0][1] == "refused", watcher.registrations()
+    wait_headlines(applet.menu(), items)
+    stop_ok(applet)
+
+
+SCHEMA = "io.github.lwntray.LwnTray"
+
+
+def test_settings_live(s):
+    """Changing feed-url in GSettings loads the new feed at once and shows only its
+    headlines; changing refresh-interval reschedules the pending refresh."""
+    first = [current(937080, "Headline of the first feed")]
+    second = [current(937090, "Headline of the second feed"), current(937091, "Another of the second feed")]
+    s.server.set_items(first)
+    other = e2e.FeedServer()
+    try:
+        other.set_items(second)
+        s.gsettings("set", SCHEMA, "feed-url", s.server.url)
+        applet = s.start(use_settings=True)
+        menu = applet.menu()
+        wait_headlines(menu, first)
+
+        s.gsettings("set", SCHEMA, "feed-url", other.url)
+        wait_headlines(menu, second, what="the second feed's headlines after the switch")
+        assert len(other.answered()) >= 1
+
+        s.gsettings("set", SCHEMA, "refresh-interval", "7200")
+        e2e.wait_for(lambda: "Next refresh in 7200 s" in applet.log(), "the refresh rescheduled to 7200 s")
+        s.gsettings("set", SCHEMA, "max-items", "1")
+        wait_headlines(menu, second[:1], what="one headline after max-items=1")
+        stop_ok(applet)
+    finally:
+        other.close()
+
+
+def autostart_file(s):
+    return os.path.join(s.dirs["XDG_CONFIG_HOME"], "autostart", SCHEMA + ".desktop")
+
+
+def test_start_at_login(s):
+    """The Start at login item writes and removes the XDG autostart entry, and shows
+    an entry disabled with Hidden=true as off."""
+    s.server.set_items([current(937100)])
+    applet = s.start()
+    menu = applet.menu()
+    item = menu.wait_item("Start at login")
+    assert item["toggle-type"] == "checkmark" and item["toggle-state"] == 0, item
+    assert not os.path.exists(autostart_file(s))
+
+    menu.click("Start at login")
+    e2e.wait_for(lambda: os.path.exists(autostart_file(s)), "the autostart entry")
+    with open(autostart_file(s)) as entry:
+        text = entry.read()
+    assert "Exec=" in text and "Type=Application" in text, text
+    menu.wait(lambda entries: menu.find("Start at login")["toggle-state"] == 1, "the item ticked")
+
+    menu.click("Start at login")
+    e2e.wait_for(lambda: not os.path.exists(autostart_file(s)), "the autostart entry removed")
+    menu.wait(lambda entries: menu.find("Start at login")["toggle-state"] == 0, "the item unticked")
+    stop_ok(applet)
+
+    os.makedirs(os.path.dirname(autostart_file(s)), exist_ok=True)
+    with open(autostart_file(s), "w") as entry:
+        entry.write("[Desktop Entry]\nType=Application\nName=LWN.net Headlines\nExec=lwn-tray\nHidden=true\n")
+    applet = s.start()
+    item = applet.menu().wait_item("Start at login")
+    assert item["toggle-state"] == 0, item
+    stop_ok(applet)
+
+
+TESTS = [
+    ("harness: recorder, feed server, notification mock, watcher", test_harness),
+    ("cold start shows the loading placeholder", test_loading_placeholder),
+    ("menu layout: order, limit, bullets, ellipsis, unsafe links, commands", test_menu_layout),
+    ("LWN fixture: unread count on the indicator", test_fixture_unread_count),
+    ("opening headlines rewrites 2020 links and marks them read", test_open_headline),
+    ("mark all as read survives a restart", test_mark_all_read_persists),
+    ("notifications: single, grouped, none repeated after restart", test_notifications),
+    ("notification default action opens the article", test_notification_action),
+    ("--no-notify sends no notifications", test_no_notify),
+    ("second instance refreshes the first and exits 0", test_second_instance),
+    ("timer refresh uses If-None-Match; 304 keeps the menu", test_timer_conditional_get),
+    ("HTTP 500 and malformed XML keep the headlines", test_refresh_failures),
+    ("connection refused on cold start, then Retry", test_connection_refused),
+    ("cached headlines appear before the server answers", test_cache_before_answer),
+    ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
+    ("no watcher: one explanation, registers later", test_no_watcher),
+    ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
+    ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
+    ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
+]
+
+
+def make_scenario(func):
+    return e2e.Scenario(
+        BINARY,
+        watcher=func not in (test_no_watcher, test_watcher_refuses_first),
+        keyfile_settings=func is test_settings_live,
+    )
+
+
+def main():
+    if not BINARY or not os.access(BINARY, os.X_OK):
+        print("usage: test-gui.py PATH-TO-lwn-tray", file=sys.stderr)
+        return 2
+    selected = os.environ.get("LWN_E2E_ONLY")
+    tests = [test for test in TESTS if not selected or selected in test[1].__name__]
+    return e2e.run_tap(tests, make_scenario)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
