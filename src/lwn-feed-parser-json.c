@@ -66,7 +66,10 @@ static void
 set_json_error (GError **error,
                 const GError *json_error)
 {
-  const char *message = json_error->message;
+  /* json-glib quotes the offending text, and decodes a lone surrogate
+   * escape such as "\ud83d" into bytes that are not UTF-8. */
+  g_autofree char *valid = g_utf8_make_valid (json_error->message, -1);
+  const char *message = valid;
   const char *p = message;
   guint64 line = 0;
 
@@ -99,6 +102,19 @@ set_json_error (GError **error,
                  _("JSON error: %s"), message);
 }
 
+/* A JSON string as UTF-8. The body was checked before parsing, but
+ * json-glib decodes a lone surrogate escape ("\ud83d"), whose meaning RFC 8259
+ * leaves open (https://www.rfc-editor.org/rfc/rfc8259#section-8.2), into
+ * bytes that are not UTF-8, which must not reach the rest of the program. */
+static char *
+dup_json_string (JsonNode *node,
+                 gsize max_bytes)
+{
+  g_autofree char *valid = g_utf8_make_valid (json_node_get_string (node), -1);
+
+  return lwn_feed_parser_strdup_capped (valid, max_bytes);
+}
+
 /* A member's string value, or NULL when it is absent or of another type. */
 static char *
 dup_string_member (JsonObject *object,
@@ -112,7 +128,7 @@ dup_string_member (JsonObject *object,
   node = json_object_get_member (object, name);
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     return NULL;
-  return lwn_feed_parser_strdup_capped (json_node_get_string (node), max_bytes);
+  return dup_json_string (node, max_bytes);
 }
 
 static JsonObject *
@@ -172,7 +188,7 @@ dup_id (JsonObject *item)
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return NULL;
   if (json_node_get_value_type (node) == G_TYPE_STRING)
-    return lwn_feed_parser_strdup_capped (json_node_get_string (node), LWN_PARSE_MAX_SHORT);
+    return dup_json_string (node, LWN_PARSE_MAX_SHORT);
   if (json_node_get_value_type (node) == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
   return NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <glib/gi18n.h>
+#include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 #include <libxml/encoding.h>
@@ -29,6 +30,10 @@ G_DEFINE_QUARK (lwn-parse-error-quark, lwn_parse_error)
 
 /* Longest libxml2 message or element name quoted back to the user. */
 #define MAX_QUOTED 200
+/* Entity lookups one document may cause (predefined ones like &amp; are not
+ * looked up): far more than any feed needs, few enough that the nested
+ * declarations described at budgeted_get_entity() are refused at once. */
+#define MAX_ENTITY_LOOKUPS 10000
 
 /* ------------------------------------------------------------------------ */
 /* libxml2 set-up                                                            */
@@ -1154,6 +1159,39 @@ set_xml_error (GError **error,
                  _("XML error: %s"), quoted);
 }
 
+/* Reached through the parser context's _private pointer. */
+typedef struct
+{
+  guint lookups;
+  gboolean exceeded;
+} EntityBudget;
+
+/* libxml2 2.9.14 stops a "billion laughs" document by weighing what its
+ * entities expand to, but a reference to an undeclared entity expands to
+ * nothing: nested declarations that end in one ("<!ENTITY a1 '&x;&x;'>",
+ * "<!ENTITY a2 '&a1;&a1;'>", …) referenced from an attribute make it check
+ * an exponential number of references, unnoticed. Every lookup of a
+ * non-predefined entity comes through here, so a budget on them bounds
+ * that work; xmlStopParser() is meant to be called from SAX callbacks. */
+static xmlEntityPtr
+budgeted_get_entity (void *user_data,
+                     const xmlChar *name)
+{
+  xmlParserCtxtPtr ctxt = user_data;
+  EntityBudget *budget = ctxt->_private;
+
+  if (budget->exceeded)
+    return NULL;
+  if (++budget->lookups > MAX_ENTITY_LOOKUPS)
+    {
+      budget->exceeded = TRUE;
+      xmlStopParser (ctxt);
+      return NULL;
+    }
+
+  return xmlSAX2GetEntity (ctxt, name);
+}
+
 static xmlDoc *
 read_xml (GBytes *body,
           const char *charset,
@@ -1163,6 +1201,7 @@ read_xml (GBytes *body,
   g_autoptr (xmlParserCtxt) ctxt = NULL;
   g_autoptr (xmlDoc) doc = NULL;
   XmlFirstError first = { 0 };
+  EntityBudget budget = { 0 };
   xmlStructuredErrorFunc saved_func;
   void *saved_data;
   gsize size;
@@ -1203,6 +1242,10 @@ read_xml (GBytes *body,
       return NULL;
     }
 
+  /* The SAX handler belongs to this context alone. */
+  ctxt->_private = &budget;
+  ctxt->sax->getEntity = budgeted_get_entity;
+
   /* Per-thread in libxml2 built with threads: parsers in other threads keep
    * their own handler, and ours sees only this parse. */
   saved_func = xmlStructuredError;
@@ -1210,6 +1253,16 @@ read_xml (GBytes *body,
   xmlSetStructuredErrorFunc (&first, xml_first_error_cb);
   doc = xmlCtxtReadMemory (ctxt, data, (int) size, document_url, charset, options);
   xmlSetStructuredErrorFunc (saved_data, saved_func);
+
+  if (budget.exceeded)
+    {
+      g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
+                   /* Translators: %d is a number, the limit on references
+                    * like "&name;" in one document. */
+                   _("XML error: more than %d entity references"), MAX_ENTITY_LOOKUPS);
+      g_free (first.message);
+      return NULL;
+    }
 
   if (doc == NULL || !ctxt->wellFormed)
     {

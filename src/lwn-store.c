@@ -452,6 +452,30 @@ quarantine_state_file (LwnStore *self,
   return FALSE;
 }
 
+/* Whether the raw value of @key ends in a backslash that escapes nothing.
+ * GLib 2.74 rejects such a value, but when it also holds an unknown escape
+ * such as "\q", g_key_file_parse_value_as_string() sets its GError twice and
+ * warns on stderr (https://gitlab.gnome.org/GNOME/glib/-/blob/2.74.6/glib/gkeyfile.c),
+ * so such values are refused before GLib unescapes them. */
+static gboolean
+value_ends_in_lone_backslash (GKeyFile *key_file,
+                              const char *group,
+                              const char *key)
+{
+  g_autofree char *raw = g_key_file_get_value (key_file, group, key, NULL);
+  gsize length;
+  gsize backslashes = 0;
+
+  if (raw == NULL)
+    return FALSE;
+
+  length = strlen (raw);
+  while (backslashes < length && raw[length - 1 - backslashes] == '\\')
+    backslashes++;
+
+  return backslashes % 2 == 1;
+}
+
 /* An optional string value: absent, empty, overlong or not UTF-8 reads as NULL. */
 static char *
 dup_optional_string (GKeyFile *key_file,
@@ -459,8 +483,15 @@ dup_optional_string (GKeyFile *key_file,
                      const char *key)
 {
   g_autoptr (GError) local_error = NULL;
-  g_autofree char *value = g_key_file_get_string (key_file, group, key, &local_error);
+  g_autofree char *value = NULL;
 
+  if (value_ends_in_lone_backslash (key_file, group, key))
+    {
+      g_debug ("Ignoring %s/%s in the state file: it ends in a lone backslash", group, key);
+      return NULL;
+    }
+
+  value = g_key_file_get_string (key_file, group, key, &local_error);
   if (value == NULL)
     {
       if (!g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND) && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
@@ -485,8 +516,17 @@ load_id_list (GKeyFile *key_file,
               GError **error)
 {
   g_autoptr (GError) local_error = NULL;
-  g_auto (GStrv) ids = g_key_file_get_string_list (key_file, group, "ids", NULL, &local_error);
+  g_auto (GStrv) ids = NULL;
 
+  if (value_ends_in_lone_backslash (key_file, group, "ids"))
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   /* Translators: %s is a section name of the state file, such as “read”. */
+                   _("the list in [%s] ends in a lone backslash"), group);
+      return FALSE;
+    }
+
+  ids = g_key_file_get_string_list (key_file, group, "ids", NULL, &local_error);
   if (ids == NULL)
     {
       if (g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND) || g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))

@@ -38,6 +38,7 @@ parse_reference (const char *base,
 {
   g_autofree char *clean = NULL;
   g_autoptr (GUri) base_uri = NULL;
+  GUri *uri;
 
   if (reference == NULL)
     return NULL;
@@ -50,7 +51,16 @@ parse_reference (const char *base,
     base_uri = g_uri_parse (base, G_URI_FLAGS_ENCODED, NULL);
 
   /* With no usable base, only an absolute reference means anything. */
-  return g_uri_parse_relative (base_uri, clean, G_URI_FLAGS_ENCODED, NULL);
+  uri = g_uri_parse_relative (base_uri, clean, G_URI_FLAGS_ENCODED, NULL);
+
+  /* Removing dot segments can leave a path starting with "//" and no
+   * authority ("s:/.//x" becomes "s://x"), which no URI can express
+   * (https://www.rfc-editor.org/rfc/rfc3986#section-3.3) and which
+   * g_uri_to_string() refuses with a critical. */
+  if (uri != NULL && g_uri_get_host (uri) == NULL && g_str_has_prefix (g_uri_get_path (uri), "//"))
+    g_clear_pointer (&uri, g_uri_unref);
+
+  return uri;
 }
 
 /**

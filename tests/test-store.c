@@ -381,6 +381,25 @@ test_last_success (void)
   g_assert_true (lwn_store_get_last_success (loaded) == NULL);
 }
 
+static void
+test_lone_backslash_value (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_test_summary ("A value ending in a lone backslash is ignored, quietly, and the rest of the file is kept.");
+
+  write_file (lwn_store_get_state_path (store),
+              "[state]\nversion=1\n"
+              "[validators]\nurl=" FEED_URL "\netag=W/\\q\\\nlast-modified=Sat, 01 Jul 2023 10:00:00 GMT\n",
+              -1);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_get_etag (store, FEED_URL) == NULL);
+  g_assert_cmpstr (lwn_store_get_last_modified (store, FEED_URL), ==, "Sat, 01 Jul 2023 10:00:00 GMT");
+}
+
 typedef struct
 {
   const char *name;
@@ -398,6 +417,8 @@ static const CorruptCase corrupt_cases[] = {
   { "bad-version", "[state]\nversion=one\n", -1 },
   { "no-version", "[read]\nids=a;b;\n", -1 },
   { "invalid-utf8-list", "[state]\nversion=1\n[read]\nids=a;\xff\xfe;\n", -1 },
+  /* An unknown escape and a trailing backslash together made GLib 2.74 warn. */
+  { "lone-backslash-list", "[state]\nversion=1\n[read]\nids=a\\q;b\\\n", -1 },
   /* Larger than any state the store writes: made below. */
   { "huge-list", NULL, 0 },
 };
@@ -653,6 +674,7 @@ main (int argc,
   g_test_add_func ("/store/feed-body/round-trip", test_feed_body);
   g_test_add_func ("/store/feed-body/unreadable", test_feed_body_unreadable);
   g_test_add_func ("/store/last-success", test_last_success);
+  g_test_add_func ("/store/values/lone-backslash", test_lone_backslash_value);
   for (gsize i = 0; i < G_N_ELEMENTS (corrupt_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/store/corrupt/%s", corrupt_cases[i].name);

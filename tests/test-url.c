@@ -101,6 +101,8 @@ static const UrlCase resolve_cases[] = {
   { "no-base", NULL, "/Articles/5/rss", NULL },
   { "empty-base", "", "relative", NULL },
   { "bad-escape", NULL, "https://example.com/%zz", NULL },
+  { "dot-segments-to-no-authority", NULL, "s:/.//lwn", NULL },
+  { "dot-dot-to-no-authority", "s:/a/b", "..//x", NULL },
   { "empty", LWN_FEED, "", NULL },
   { "null", LWN_FEED, NULL, NULL },
 };
