@@ -5,12 +5,5 @@ set -eu
 cd "$(dirname "$0")/.."
 
 sh build-aux/install-deps.sh
-
-if [ -f build/build.ninja ]; then
-  meson setup --reconfigure build >/dev/null
-else
-  meson setup build
-fi
-meson compile -C build
-
+sh build-aux/configure.sh build
 exec build/src/lwn-tray "$@"

@@ -8,21 +8,15 @@ cd "$(dirname "$0")/.."
 # The ASan runtime has to be the first library loaded.
 unset LD_PRELOAD
 
-if [ -f build-asan/build.ninja ]; then
-  meson setup --reconfigure build-asan >/dev/null
-else
-  # Frame pointers in our own code keep the fast unwinder's stacks complete
-  # up to the first system library.
-  meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dc_args=-fno-omit-frame-pointer
-fi
+# Frame pointers in our own code keep the fast unwinder's stacks complete
+# up to the first system library.
+sh build-aux/configure.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dc_args=-fno-omit-frame-pointer
 
 # Nothing from an earlier run may be taken for this one's result.
 reports=build-asan/meson-logs/sanitizers
 rm -rf "$reports" build-asan/meson-logs/testlog-asan.json
 mkdir -p "$reports"
-
-meson compile -C build-asan
 
 status=0
 meson test -C build-asan --setup asan --print-errorlogs --num-processes 2 "$@" || status=$?

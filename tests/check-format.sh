@@ -8,4 +8,4 @@ if ! command -v clang-format >/dev/null 2>&1; then
   echo "clang-format is not installed" >&2
   exit 77
 fi
-clang-format --dry-run --Werror src/*.c tests/*.c bench/*.c
+clang-format --dry-run --Werror src/*.c tests/*.c tests/fuzz/*.c bench/*.c
