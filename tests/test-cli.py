@@ -134,6 +134,16 @@ def test_help():
     assert result.returncode == 0 and "--feed-url" in result.stdout and "--json" in result.stdout, result
 
 
+def test_no_display():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["LC_ALL"] = "C.UTF-8"
+    result = subprocess.run([BINARY, "--feed-url", "file://" + LWN_FEED], capture_output=True, text=True,
+                            timeout=60, env=env)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 1 and len(lines) == 1, result
+    assert lines[0].startswith("lwn-tray: ") and "display" in lines[0], lines
+
+
 def test_bad_option():
     result = run("--no-such-option")
     assert result.returncode != 0 and len(result.stderr.strip().splitlines()) == 1, result
@@ -154,6 +164,7 @@ def main():
         ("--version", test_version),
         ("--help", test_help),
         ("unknown option", test_bad_option),
+        ("no display: one line, exit 1", test_no_display),
     ]
     print("1..%d" % len(tests))
     failed = 0
