@@ -354,15 +354,13 @@ tray_quit_cb (LwnTray *tray,
   g_application_quit (G_APPLICATION (self));
 }
 
-/* Records as announced, on disk, before anything is shown: a crash between the
- * two loses a notification rather than repeating it at every start. */
-static void
-announce_new_items (LwnApplication *self,
-                    LwnFeed *feed)
+/* Marks the items of @feed never seen before as announced, in memory; the
+ * caller saves the state before it shows them (see announce_items()). */
+static GPtrArray *
+take_new_items (LwnApplication *self,
+                LwnFeed *feed)
 {
-  g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-  gboolean first_run = !lwn_store_has_history (self->store);
-  g_autofree char *site_url = NULL;
+  GPtrArray *fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
 
   for (guint i = 0; i < lwn_feed_get_n_items (feed); i++)
     {
@@ -371,11 +369,21 @@ announce_new_items (LwnApplication *self,
       if (lwn_store_mark_announced (self->store, lwn_feed_item_get_id (item)))
         g_ptr_array_add (fresh, lwn_feed_item_ref (item));
     }
+  return fresh;
+}
+
+/* Called after the state with @fresh marked as announced was saved: a crash
+ * between the two loses a notification rather than repeating it at every start. */
+static void
+announce_items (LwnApplication *self,
+                GPtrArray *fresh,
+                gboolean first_run)
+{
+  g_autofree char *site_url = NULL;
 
   if (fresh->len == 0)
     return;
 
-  save_state (self);
   /* save_state() has warned once for the whole bad spell; a warning per
    * refresh would bury it. */
   if (self->save_failed)
@@ -414,6 +422,9 @@ apply_response (LwnApplication *self,
 
   if (feed != NULL)
     {
+      gboolean first_run = !lwn_store_has_history (self->store);
+      g_autoptr (GPtrArray) fresh = NULL;
+
       lwn_store_set_validators (self->store, url,
                                 lwn_fetch_response_get_etag (response),
                                 lwn_fetch_response_get_last_modified (response));
@@ -422,18 +433,18 @@ apply_response (LwnApplication *self,
         g_warning ("Could not keep a copy of the feed for offline starts: %s", error->message);
 
       show_feed (self, feed);
-      announce_new_items (self, feed);
+      fresh = take_new_items (self, feed);
+      save_state (self);
+      announce_items (self, fresh, first_run);
     }
   else if (self->feed != NULL)
+    /* A 304 changes only the time of success: not worth a write and an fsync
+     * at every poll. It is saved with the next change, or at exit. */
     update_status (self);
   else
     /* 304 with nothing cached to show: forget the validators and fetch anew. */
     lwn_store_set_validators (self->store, url, NULL, NULL);
 
-  /* A 304 changes only the time of success: not worth a write and an fsync at
-   * every poll. It is saved with the next change, or at exit. */
-  if (feed != NULL)
-    save_state (self);
   delay = lwn_scheduler_record_success (self->scheduler,
                                         self->feed != NULL ? lwn_feed_get_refresh_seconds (self->feed) : 0,
                                         lwn_fetch_response_get_max_age (response));
