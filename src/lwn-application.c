@@ -62,6 +62,7 @@ struct _LwnApplication
 G_DEFINE_FINAL_TYPE (LwnApplication, lwn_application, GTK_TYPE_APPLICATION)
 
 static void refresh (LwnApplication *self);
+static void update_site (LwnApplication *self);
 
 static gboolean
 running_uninstalled (void)
@@ -147,8 +148,7 @@ update_tray (LwnApplication *self)
     }
 
   lwn_tray_show_headlines (self->tray, headlines, n);
-  lwn_tray_set_site (self->tray, lwn_feed_get_title (self->feed),
-                     lwn_url_is_launchable (lwn_feed_get_link (self->feed)));
+  update_site (self);
 }
 
 static void
@@ -304,6 +304,22 @@ dup_site_url (LwnApplication *self)
     return g_uri_join (G_URI_FLAGS_NONE, g_uri_get_scheme (uri), NULL, g_uri_get_host (uri),
                        g_uri_get_port (uri), "/", NULL, NULL);
   return NULL;
+}
+
+/* "Open …" names the feed's site, or before any feed the server it comes from. */
+static void
+update_site (LwnApplication *self)
+{
+  g_autofree char *url = dup_site_url (self);
+  g_autoptr (GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *name = NULL;
+
+  if (self->feed != NULL)
+    name = lwn_feed_get_title (self->feed);
+  else if (uri != NULL && g_ascii_strcasecmp (g_uri_get_host (uri), "lwn.net") != 0 && g_ascii_strcasecmp (g_uri_get_host (uri), "www.lwn.net") != 0)
+    name = g_uri_get_host (uri);
+
+  lwn_tray_set_site (self->tray, name, url != NULL);
 }
 
 static void
@@ -677,6 +693,7 @@ switch_feed (LwnApplication *self,
   g_clear_pointer (&self->last_error, g_free);
   lwn_tray_show_loading (self->tray);
   lwn_tray_set_status (self->tray, NULL);
+  update_site (self);
   lwn_scheduler_resume_polling (self->scheduler);
 
   load_cache (self);
@@ -790,6 +807,7 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->tray, "quit", G_CALLBACK (tray_quit_cb), self);
   g_signal_connect (self->tray, "autostart-toggled", G_CALLBACK (tray_autostart_toggled_cb), self);
   lwn_tray_set_autostart (self->tray, lwn_autostart_is_enabled ());
+  update_site (self);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->watcher_id = g_bus_watch_name_on_connection (self->session_bus, STATUS_NOTIFIER_WATCHER,
