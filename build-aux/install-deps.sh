@@ -11,7 +11,7 @@ packages="
   ca-certificates dbus dbus-x11 xvfb xauth libxml2-utils
   python3 python3-dbusmock python3-gi openssl time
   desktop-file-utils appstream librsvg2-bin groff-base
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
 "
 
 missing=""

@@ -234,14 +234,6 @@ lwn_notifier_set_enabled (LwnNotifier *self,
   self->enabled = enabled;
 }
 
-gboolean
-lwn_notifier_get_enabled (LwnNotifier *self)
-{
-  g_return_val_if_fail (LWN_IS_NOTIFIER (self), FALSE);
-
-  return self->enabled;
-}
-
 /**
  * lwn_notifier_announce:
  * @self: a #LwnNotifier

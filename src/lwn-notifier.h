@@ -17,7 +17,6 @@ G_DECLARE_FINAL_TYPE (LwnNotifier, lwn_notifier, LWN, NOTIFIER, GObject)
 LwnNotifier *lwn_notifier_new           (void);
 void         lwn_notifier_set_enabled   (LwnNotifier *self,
                                          gboolean     enabled);
-gboolean     lwn_notifier_get_enabled   (LwnNotifier *self);
 void         lwn_notifier_announce      (LwnNotifier *self,
                                          GPtrArray   *items,
                                          guint        max_single,
