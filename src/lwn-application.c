@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The applet: owns every service, reacts to their signals, and is the only place that
- * decides what the tray shows and what gets announced. Main thread only. */
+/* The applet: reads the configuration, owns the reading model and its views, and turns the views'
+ * clicks into the application's actions. It decides nothing about the feed. Main thread only. */
 
 #include "config.h"
 
@@ -10,46 +10,33 @@
 #include "lwn-application.h"
 #include "lwn-autostart.h"
 #include "lwn-cli.h"
-#include "lwn-feed-loader.h"
 #include "lwn-notifier.h"
+#include "lwn-reader.h"
 #include "lwn-scheduler.h"
 #include "lwn-store.h"
-#include "lwn-text.h"
 #include "lwn-tray.h"
 #include "lwn-url.h"
 
-/* Up to this many new items get a notification each; more are grouped. */
-#define MAX_SINGLE_NOTIFICATIONS 3
 /* How long a tray host may take to appear before the user is told there is none. */
 #define TRAY_HOST_GRACE_SECONDS 5
-#define TOOLTIP_SUMMARY_CHARS 200
 #define STATUS_NOTIFIER_WATCHER "org.kde.StatusNotifierWatcher"
 
 struct _LwnApplication
 {
   GtkApplication parent_instance;
 
-  /* Configuration for this run: settings, overridden by the command line */
   GSettings *settings; /* NULL when the schema is not installed */
-  char *feed_url;
+  /* What the command line set for this run wins over the settings. */
   gboolean feed_url_forced;
-  guint interval;
   gboolean interval_forced;
-  gboolean notify;
+  guint forced_interval;
   gboolean notify_forced;
-  guint max_items;
 
   GDBusConnection *session_bus;
   LwnStore *store;
-  LwnScheduler *scheduler;
+  LwnReader *reader;
   LwnTray *tray;
   LwnNotifier *notifier;
-
-  LwnFeed *feed;             /* what the menu shows; NULL until the first result */
-  GCancellable *cancellable; /* non-NULL while a refresh or cache load runs */
-  gboolean refreshing;
-  char *last_error;
-  gboolean save_failed;
 
   guint watcher_id;
   guint tray_grace_id;
@@ -61,118 +48,12 @@ struct _LwnApplication
 
 G_DEFINE_FINAL_TYPE (LwnApplication, lwn_application, GTK_TYPE_APPLICATION)
 
-static void refresh (LwnApplication *self);
-static void update_site (LwnApplication *self);
-
 static gboolean
 running_uninstalled (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
 
   return exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/");
-}
-
-static const char *
-current_feed_url (LwnApplication *self)
-{
-  const char *moved = lwn_store_get_moved_url (self->store, self->feed_url);
-
-  return moved != NULL ? moved : self->feed_url;
-}
-
-static void
-save_state (LwnApplication *self)
-{
-  g_autoptr (GError) error = NULL;
-
-  if (lwn_store_save (self->store, &error))
-    {
-      self->save_failed = FALSE;
-      return;
-    }
-
-  /* Once per bad spell, not on every click. */
-  if (!self->save_failed)
-    g_warning ("Could not save what was read: %s", error->message);
-  self->save_failed = TRUE;
-}
-
-static char *
-format_time (GDateTime *when)
-{
-  g_autoptr (GDateTime) local = g_date_time_to_local (when);
-
-  return g_date_time_format (local, "%H:%M");
-}
-
-static char *
-dup_tooltip (LwnFeedItem *item)
-{
-  g_autofree char *summary = lwn_text_from_html (lwn_feed_item_get_description (item), TOOLTIP_SUMMARY_CHARS);
-
-  if (*summary == '\0')
-    return g_strdup (lwn_feed_item_get_title (item));
-  return g_strdup_printf ("%s\n\n%s", lwn_feed_item_get_title (item), summary);
-}
-
-static guint
-n_shown_items (LwnApplication *self)
-{
-  return MIN (lwn_feed_get_n_items (self->feed), self->max_items);
-}
-
-static void
-update_tray (LwnApplication *self)
-{
-  guint n;
-  g_autofree LwnTrayHeadline *headlines = NULL;
-  g_autoptr (GPtrArray) tooltips = NULL;
-
-  if (self->feed == NULL)
-    return;
-
-  n = n_shown_items (self);
-  headlines = g_new0 (LwnTrayHeadline, MAX (n, 1));
-  tooltips = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; i < n; i++)
-    {
-      LwnFeedItem *item = lwn_feed_get_item (self->feed, i);
-      char *tooltip = dup_tooltip (item);
-
-      g_ptr_array_add (tooltips, tooltip);
-      headlines[i].title = lwn_feed_item_get_title (item);
-      headlines[i].tooltip = tooltip;
-      headlines[i].unread = !lwn_store_is_read (self->store, lwn_feed_item_get_id (item));
-      headlines[i].openable = lwn_feed_item_get_url (item) != NULL;
-    }
-
-  lwn_tray_show_headlines (self->tray, headlines, n);
-  update_site (self);
-}
-
-static void
-update_status (LwnApplication *self)
-{
-  GDateTime *last_success = lwn_store_get_last_success (self->store);
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *now_text = format_time (now);
-  g_autofree char *status = NULL;
-
-  if (lwn_scheduler_is_stopped (self->scheduler))
-    /* Translators: HTTP 410 Gone: the server says the feed was removed for good. */
-    status = g_strdup (_("The feed is gone (HTTP 410); updates stopped"));
-  else if (self->last_error != NULL)
-    /* Translators: the first %s is the reason, the second the time, e.g. 14:05. */
-    status = g_strdup_printf (_("Last update failed: %s (%s)"), self->last_error, now_text);
-  else if (last_success != NULL)
-    {
-      g_autofree char *when = format_time (last_success);
-      /* Translators: %s is a time, e.g. 14:05. */
-      status = g_strdup_printf (_("Updated %s"), when);
-    }
-
-  lwn_tray_set_status (self->tray, status);
 }
 
 static void
@@ -188,7 +69,7 @@ launch_cb (GObject *source,
       g_autofree char *message = g_strdup_printf (_("Could not open the browser: %s"), error->message);
 
       g_warning ("%s", message);
-      lwn_notifier_show_message (self->notifier, _("LWN.net headlines"), message);
+      lwn_notifier_show_message (self->notifier, g_get_application_name (), message);
     }
 }
 
@@ -212,51 +93,132 @@ open_url (LwnApplication *self,
   g_app_info_launch_default_for_uri_async (url, context, NULL, launch_cb, g_object_ref (self));
 }
 
-static LwnFeedItem *
-find_item (LwnApplication *self,
-           const char *item_id)
-{
-  if (self->feed == NULL || item_id == NULL)
-    return NULL;
+/* Actions: what the menu, the notifications and the command line ask for */
 
-  for (guint i = 0; i < lwn_feed_get_n_items (self->feed); i++)
+static void
+open_headline_activated (GSimpleAction *action,
+                         GVariant *parameter,
+                         gpointer user_data)
+{
+  LwnApplication *self = user_data;
+  g_autofree char *url = lwn_reader_open (self->reader, g_variant_get_string (parameter, NULL));
+
+  if (url != NULL)
+    open_url (self, url);
+}
+
+static void
+refresh_activated (GSimpleAction *action,
+                   GVariant *parameter,
+                   gpointer user_data)
+{
+  LwnApplication *self = user_data;
+
+  lwn_reader_refresh (self->reader);
+}
+
+static void
+mark_all_read_activated (GSimpleAction *action,
+                         GVariant *parameter,
+                         gpointer user_data)
+{
+  LwnApplication *self = user_data;
+
+  lwn_reader_mark_all_read (self->reader);
+}
+
+static void
+open_site_activated (GSimpleAction *action,
+                     GVariant *parameter,
+                     gpointer user_data)
+{
+  LwnApplication *self = user_data;
+  g_autofree char *url = lwn_reader_dup_site_url (self->reader);
+
+  if (url != NULL)
+    open_url (self, url);
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant *parameter,
+                gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+autostart_change_state (GSimpleAction *action,
+                        GVariant *state,
+                        gpointer user_data)
+{
+  LwnApplication *self = user_data;
+  g_autoptr (GError) error = NULL;
+  /* Run from the build tree, start that binary; installed, the one on PATH. */
+  g_autofree char *exe = running_uninstalled () ? g_file_read_link ("/proc/self/exe", NULL) : NULL;
+
+  if (!lwn_autostart_set_enabled (exe, g_variant_get_boolean (state), &error))
     {
-      LwnFeedItem *item = lwn_feed_get_item (self->feed, i);
-
-      if (g_strcmp0 (lwn_feed_item_get_id (item), item_id) == 0)
-        return item;
+      g_warning ("Could not change Start at login: %s", error->message);
+      lwn_notifier_show_message (self->notifier, _("Could not change Start at login"), error->message);
     }
-  return NULL;
+
+  /* Show what is true on disk, whatever was asked. */
+  g_simple_action_set_state (action, g_variant_new_boolean (lwn_autostart_is_enabled ()));
 }
 
 static void
-mark_read (LwnApplication *self,
-           const char *item_id)
+add_actions (LwnApplication *self)
 {
-  lwn_notifier_withdraw (self->notifier, item_id);
-  if (!lwn_store_mark_read (self->store, item_id))
-    return;
+  const GActionEntry entries[] = {
+    { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "s" },
+    { .name = "refresh", .activate = refresh_activated },
+    { .name = "mark-all-read", .activate = mark_all_read_activated },
+    { .name = "open-site", .activate = open_site_activated },
+    { .name = "quit", .activate = quit_activated },
+    { .name = "autostart", .state = "false", .change_state = autostart_change_state },
+  };
+  const char *refresh_accels[] = { "<Control>r", NULL };
+  GAction *autostart;
 
-  save_state (self);
-  update_tray (self);
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  autostart = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
+  g_simple_action_set_state (G_SIMPLE_ACTION (autostart), g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh", refresh_accels);
+}
+
+/* The reading model's news, for the notifier */
+
+static void
+reader_announce_cb (LwnReader *reader,
+                    GPtrArray *items,
+                    guint max_single,
+                    LwnApplication *self)
+{
+  g_autofree char *site_name = lwn_reader_dup_site_name (reader);
+  g_autofree char *site_url = lwn_reader_dup_site_url (reader);
+
+  lwn_notifier_announce (self->notifier, items, max_single, site_name, site_url);
 }
 
 static void
-tray_headline_activated_cb (LwnTray *tray,
-                            guint index,
-                            LwnApplication *self)
+reader_alert_cb (LwnReader *reader,
+                 const char *summary,
+                 const char *body,
+                 LwnApplication *self)
 {
-  LwnFeedItem *item;
+  lwn_notifier_show_message (self->notifier, summary, body);
+}
 
-  if (self->feed == NULL || index >= n_shown_items (self))
-    return;
-
-  item = lwn_feed_get_item (self->feed, index);
-  if (lwn_feed_item_get_url (item) == NULL)
-    return;
-
-  open_url (self, lwn_feed_item_get_url (item));
-  mark_read (self, lwn_feed_item_get_id (item));
+static void
+reader_read_cb (LwnReader *reader,
+                const char *item_id,
+                LwnApplication *self)
+{
+  if (item_id != NULL)
+    lwn_notifier_withdraw (self->notifier, item_id);
+  else
+    lwn_notifier_withdraw_all (self->notifier);
 }
 
 static void
@@ -265,350 +227,21 @@ notifier_open_cb (LwnNotifier *notifier,
                   const char *url,
                   LwnApplication *self)
 {
+  g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
+
+  /* An item that left the feed since it was announced is opened all the same. */
+  open_url (self, article_url != NULL ? article_url : url);
+}
+
+static void
+notifier_show_all_cb (LwnNotifier *notifier,
+                      const char *url,
+                      LwnApplication *self)
+{
   open_url (self, url);
-  if (item_id != NULL && find_item (self, item_id) != NULL)
-    mark_read (self, item_id);
 }
 
-static void
-tray_mark_all_read_cb (LwnTray *tray,
-                       LwnApplication *self)
-{
-  gboolean changed = FALSE;
-
-  if (self->feed == NULL)
-    return;
-
-  for (guint i = 0; i < lwn_feed_get_n_items (self->feed); i++)
-    changed |= lwn_store_mark_read (self->store, lwn_feed_item_get_id (lwn_feed_get_item (self->feed, i)));
-
-  lwn_notifier_withdraw_all (self->notifier);
-  if (changed)
-    {
-      save_state (self);
-      update_tray (self);
-    }
-}
-
-static char *
-dup_site_url (LwnApplication *self)
-{
-  g_autoptr (GUri) uri = NULL;
-
-  if (self->feed != NULL && lwn_url_is_launchable (lwn_feed_get_link (self->feed)))
-    return g_strdup (lwn_feed_get_link (self->feed));
-
-  /* No site link in the feed: the root of the server it comes from. */
-  uri = g_uri_parse (current_feed_url (self), G_URI_FLAGS_NONE, NULL);
-  if (uri != NULL && lwn_url_is_launchable (current_feed_url (self)))
-    return g_uri_join (G_URI_FLAGS_NONE, g_uri_get_scheme (uri), NULL, g_uri_get_host (uri),
-                       g_uri_get_port (uri), "/", NULL, NULL);
-  return NULL;
-}
-
-/* "Open …" names the feed's site, or before any feed the server it comes from. */
-static void
-update_site (LwnApplication *self)
-{
-  g_autofree char *url = dup_site_url (self);
-  g_autoptr (GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-  const char *name = NULL;
-
-  if (self->feed != NULL)
-    name = lwn_feed_get_title (self->feed);
-  else if (uri != NULL && g_ascii_strcasecmp (g_uri_get_host (uri), "lwn.net") != 0 && g_ascii_strcasecmp (g_uri_get_host (uri), "www.lwn.net") != 0)
-    name = g_uri_get_host (uri);
-
-  lwn_tray_set_site (self->tray, name, url != NULL);
-}
-
-static void
-tray_open_site_cb (LwnTray *tray,
-                   LwnApplication *self)
-{
-  g_autofree char *url = dup_site_url (self);
-
-  if (url != NULL)
-    open_url (self, url);
-}
-
-static void
-tray_refresh_cb (LwnTray *tray,
-                 LwnApplication *self)
-{
-  if (!lwn_scheduler_try_manual_refresh (self->scheduler))
-    {
-      g_debug ("Manual refresh ignored: the last one was less than a minute ago");
-      return;
-    }
-  refresh (self);
-}
-
-static void
-tray_autostart_toggled_cb (LwnTray *tray,
-                           gboolean enabled,
-                           LwnApplication *self)
-{
-  g_autoptr (GError) error = NULL;
-  /* Run from the build tree, start that binary; installed, the one on PATH. */
-  g_autofree char *exe = running_uninstalled () ? g_file_read_link ("/proc/self/exe", NULL) : NULL;
-
-  if (!lwn_autostart_set_enabled (exe, enabled, &error))
-    {
-      g_warning ("Could not change Start at login: %s", error->message);
-      lwn_notifier_show_message (self->notifier, _("Could not change Start at login"), error->message);
-    }
-
-  /* Show what is true on disk, whatever was asked. */
-  lwn_tray_set_autostart (self->tray, lwn_autostart_is_enabled ());
-}
-
-static void
-tray_quit_cb (LwnTray *tray,
-              LwnApplication *self)
-{
-  g_application_quit (G_APPLICATION (self));
-}
-
-/* Marks the items of @feed never seen before as announced, in memory; the
- * caller saves the state before it shows them (see announce_items()). */
-static GPtrArray *
-take_new_items (LwnApplication *self,
-                LwnFeed *feed)
-{
-  GPtrArray *fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-
-  for (guint i = 0; i < lwn_feed_get_n_items (feed); i++)
-    {
-      LwnFeedItem *item = lwn_feed_get_item (feed, i);
-
-      if (lwn_store_mark_announced (self->store, lwn_feed_item_get_id (item)))
-        g_ptr_array_add (fresh, lwn_feed_item_ref (item));
-    }
-  return fresh;
-}
-
-/* Called after the state with @fresh marked as announced was saved: a crash
- * between the two loses a notification rather than repeating it at every start. */
-static void
-announce_items (LwnApplication *self,
-                GPtrArray *fresh,
-                gboolean first_run)
-{
-  g_autofree char *site_url = NULL;
-
-  if (fresh->len == 0)
-    return;
-
-  /* save_state() has warned once for the whole bad spell; a warning per
-   * refresh would bury it. */
-  if (self->save_failed)
-    {
-      g_debug ("Not announcing %u new headlines: they could not be recorded", fresh->len);
-      return;
-    }
-
-  site_url = dup_site_url (self);
-  /* A first run announces the feed as a whole: one notification, not a flood. */
-  lwn_notifier_announce (self->notifier, fresh, first_run ? 1 : MAX_SINGLE_NOTIFICATIONS, site_url);
-}
-
-static void
-show_feed (LwnApplication *self,
-           LwnFeed *feed)
-{
-  g_clear_pointer (&self->feed, lwn_feed_unref);
-  self->feed = lwn_feed_ref (feed);
-  update_tray (self);
-  update_status (self);
-}
-
-static void
-apply_response (LwnApplication *self,
-                const char *url,
-                LwnFeed *feed,
-                LwnFetchResponse *response)
-{
-  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr (GError) error = NULL;
-  guint delay;
-
-  g_clear_pointer (&self->last_error, g_free);
-  lwn_store_set_last_success (self->store, now);
-
-  if (feed != NULL)
-    {
-      gboolean first_run = !lwn_store_has_history (self->store);
-      g_autoptr (GPtrArray) fresh = NULL;
-
-      lwn_store_set_validators (self->store, url,
-                                lwn_fetch_response_get_etag (response),
-                                lwn_fetch_response_get_last_modified (response));
-      if (!lwn_store_save_feed_body (self->store, url, lwn_fetch_response_get_body (response),
-                                     lwn_fetch_response_get_content_type (response), &error))
-        g_warning ("Could not keep a copy of the feed for offline starts: %s", error->message);
-
-      show_feed (self, feed);
-      fresh = take_new_items (self, feed);
-      save_state (self);
-      announce_items (self, fresh, first_run);
-    }
-  else if (self->feed != NULL)
-    /* A 304 changes only the time of success: not worth a write and an fsync
-     * at every poll. It is saved with the next change, or at exit. */
-    update_status (self);
-  else
-    /* 304 with nothing cached to show: forget the validators and fetch anew. */
-    lwn_store_set_validators (self->store, url, NULL, NULL);
-
-  delay = lwn_scheduler_record_success (self->scheduler,
-                                        self->feed != NULL ? lwn_feed_get_refresh_seconds (self->feed) : 0,
-                                        lwn_fetch_response_get_max_age (response));
-  g_debug ("Refreshed %s; next in %u s", feed != NULL ? "with a new feed" : "(not modified)", delay);
-}
-
-static void
-apply_failure (LwnApplication *self,
-               GError *error,
-               LwnFetchResponse *response)
-{
-  guint status = response != NULL ? lwn_fetch_response_get_status (response) : 0;
-
-  g_free (self->last_error);
-  self->last_error = g_strdup (error->message);
-  g_message ("Could not load %s: %s", current_feed_url (self), error->message);
-
-  if (status == 410)
-    lwn_scheduler_stop_polling (self->scheduler);
-  else
-    {
-      gint64 retry_after = (status == 429 || status == 503) ? lwn_fetch_response_get_retry_after (response) : -1;
-      guint delay = lwn_scheduler_record_failure (self->scheduler, retry_after);
-
-      g_debug ("Next attempt in %u s", delay);
-    }
-
-  if (self->feed != NULL)
-    update_status (self);
-  else if (status == 410)
-    lwn_tray_show_failure (self->tray, _("the feed is gone (HTTP 410); updates stopped"));
-  else
-    lwn_tray_show_failure (self->tray, error->message);
-}
-
-static void
-load_cb (GObject *source,
-         GAsyncResult *result,
-         gpointer user_data)
-{
-  LwnApplication *self;
-  g_autoptr (LwnFeed) feed = NULL;
-  g_autoptr (LwnFetchResponse) response = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *url = NULL;
-  gboolean ok;
-
-  ok = lwn_feed_load_finish (result, &feed, &response, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_object_unref (user_data);
-      return;
-    }
-
-  self = user_data;
-  self->refreshing = FALSE;
-  url = g_strdup (current_feed_url (self));
-
-  if (response != NULL && lwn_fetch_response_get_moved_to_url (response) != NULL)
-    {
-      g_message ("The feed moved permanently to %s", lwn_fetch_response_get_moved_to_url (response));
-      lwn_store_set_moved_url (self->store, self->feed_url, lwn_fetch_response_get_moved_to_url (response));
-    }
-
-  if (ok)
-    apply_response (self, url, feed, response);
-  else
-    apply_failure (self, error, response);
-
-  g_object_unref (self);
-}
-
-static void
-refresh (LwnApplication *self)
-{
-  const char *url = current_feed_url (self);
-  LwnFetchRequest request = {
-    .url = url,
-    .etag = lwn_store_get_etag (self->store, url),
-    .last_modified = lwn_store_get_last_modified (self->store, url),
-  };
-
-  /* Never two at once; a timer or click during a refresh is already served. */
-  if (self->refreshing)
-    return;
-
-  /* Without something to show, a 304 would leave the menu empty. */
-  if (self->feed == NULL)
-    request.etag = request.last_modified = NULL;
-
-  self->refreshing = TRUE;
-  g_debug ("Refreshing %s", url);
-  lwn_feed_load_async (&request, self->cancellable, load_cb, g_object_ref (self));
-}
-
-static void
-scheduler_refresh_due_cb (LwnScheduler *scheduler,
-                          LwnApplication *self)
-{
-  refresh (self);
-}
-
-static void
-cache_parsed_cb (GObject *source,
-                 GAsyncResult *result,
-                 gpointer user_data)
-{
-  LwnApplication *self;
-  g_autoptr (LwnFeed) feed = NULL;
-  g_autoptr (GError) error = NULL;
-
-  feed = lwn_feed_parse_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_object_unref (user_data);
-      return;
-    }
-
-  self = user_data;
-  if (feed == NULL)
-    g_warning ("Ignoring the saved copy of the feed: %s", error->message);
-  else if (self->feed == NULL)
-    {
-      g_debug ("Showing %u saved headlines", lwn_feed_get_n_items (feed));
-      show_feed (self, feed);
-    }
-
-  g_object_unref (self);
-}
-
-static void
-load_cache (LwnApplication *self)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) body = NULL;
-  g_autofree char *content_type = NULL;
-  const char *url = current_feed_url (self);
-
-  body = lwn_store_load_feed_body (self->store, url, &content_type, &error);
-  if (body == NULL)
-    {
-      if (error != NULL)
-        g_warning ("Could not read the saved copy of the feed: %s", error->message);
-      return;
-    }
-
-  lwn_feed_parse_async (body, content_type, url, self->cancellable, cache_parsed_cb, g_object_ref (self));
-}
+/* Tray host */
 
 static gboolean
 tray_grace_expired_cb (gpointer user_data)
@@ -623,8 +256,8 @@ tray_grace_expired_cb (gpointer user_data)
   g_message ("No system tray (StatusNotifierItem host) found; headlines arrive as notifications only");
   lwn_notifier_show_message (self->notifier,
                              _("No system tray found"),
-                                _("New LWN headlines will still arrive as notifications. To see the "
-                               "LWN.net icon and its menu, enable a tray that supports "
+                             _("New headlines will still arrive as notifications. To see the "
+                               "icon and its menu, enable a tray that supports "
                                "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
   return G_SOURCE_REMOVE;
 }
@@ -673,32 +306,7 @@ quit_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Switches to another feed at once: what is shown belongs to the old one. */
-static void
-switch_feed (LwnApplication *self,
-             const char *feed_url)
-{
-  if (g_strcmp0 (self->feed_url, feed_url) == 0)
-    return;
-
-  g_debug ("Switching to the feed at %s", feed_url);
-  g_free (self->feed_url);
-  self->feed_url = g_strdup (feed_url);
-
-  /* Cancel and replace: late results of the old feed must not land. */
-  g_cancellable_cancel (self->cancellable);
-  g_set_object (&self->cancellable, g_cancellable_new ());
-  self->refreshing = FALSE;
-  g_clear_pointer (&self->feed, lwn_feed_unref);
-  g_clear_pointer (&self->last_error, g_free);
-  lwn_tray_show_loading (self->tray);
-  lwn_tray_set_status (self->tray, NULL);
-  update_site (self);
-  lwn_scheduler_resume_polling (self->scheduler);
-
-  load_cache (self);
-  refresh (self);
-}
+/* Settings */
 
 static void
 settings_changed_cb (GSettings *settings,
@@ -710,23 +318,32 @@ settings_changed_cb (GSettings *settings,
       g_autofree char *url = g_settings_get_string (settings, key);
 
       if (*url != '\0')
-        switch_feed (self, url);
+        lwn_reader_set_feed_url (self->reader, url);
     }
   else if (g_str_equal (key, "refresh-interval") && !self->interval_forced)
-    {
-      self->interval = g_settings_get_uint (settings, key);
-      lwn_scheduler_set_interval (self->scheduler, self->interval, FALSE);
-    }
+    lwn_reader_set_interval (self->reader, g_settings_get_uint (settings, key), FALSE);
   else if (g_str_equal (key, "max-items"))
-    {
-      self->max_items = MAX (g_settings_get_uint (settings, key), 1);
-      update_tray (self);
-    }
+    lwn_tray_set_max_items (self->tray, g_settings_get_uint (settings, key));
   else if (g_str_equal (key, "notifications") && !self->notify_forced)
-    {
-      self->notify = g_settings_get_boolean (settings, key);
-      lwn_notifier_set_enabled (self->notifier, self->notify);
-    }
+    lwn_reader_set_notify (self->reader, g_settings_get_boolean (settings, key));
+  else if (g_str_equal (key, "notify-security-updates"))
+    lwn_reader_set_notify_security_lists (self->reader, g_settings_get_boolean (settings, key));
+}
+
+static void
+apply_settings (LwnApplication *self)
+{
+  const char *keys[] = { "feed-url", "refresh-interval", "max-items", "notifications",
+                         "notify-security-updates" };
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (self->settings == NULL)
+    return;
+
+  g_object_get (self->settings, "settings-schema", &schema, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (g_settings_schema_has_key (schema, keys[i]))
+      settings_changed_cb (self->settings, keys[i], self);
 }
 
 /* Never a bare g_settings_new(): without the schema it aborts the process. */
@@ -753,25 +370,12 @@ open_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-static void
-apply_settings (LwnApplication *self)
+static char *
+dup_configured_feed_url (LwnApplication *self)
 {
-  g_autofree char *url = NULL;
+  g_autofree char *url = self->settings != NULL ? g_settings_get_string (self->settings, "feed-url") : NULL;
 
-  if (self->settings == NULL)
-    return;
-
-  url = g_settings_get_string (self->settings, "feed-url");
-  if (!self->feed_url_forced && *url != '\0')
-    {
-      g_free (self->feed_url);
-      self->feed_url = g_steal_pointer (&url);
-    }
-  if (!self->interval_forced)
-    self->interval = g_settings_get_uint (self->settings, "refresh-interval");
-  if (!self->notify_forced)
-    self->notify = g_settings_get_boolean (self->settings, "notifications");
-  self->max_items = MAX (g_settings_get_uint (self->settings, "max-items"), 1);
+  return url != NULL && *url != '\0' ? g_steal_pointer (&url) : g_strdup (DEFAULT_FEED_URL);
 }
 
 static void
@@ -779,35 +383,31 @@ lwn_application_startup (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
   g_autoptr (GError) error = NULL;
+  g_autofree char *feed_url = NULL;
   /* Run from the build tree, the icons are in the source tree, not installed. */
   const char *icons = running_uninstalled () ? SOURCE_ICONS_DIR : NULL;
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->startup (application);
 
-  /* A tray applet has no window: keep running until Quit. */
+  /* A tray applet needs no window: keep running until Quit. */
   g_application_hold (application);
 
   self->settings = open_settings ();
-  apply_settings (self);
-
-  self->cancellable = g_cancellable_new ();
   self->store = lwn_store_new (NULL, NULL);
   if (!lwn_store_load (self->store, &error))
     g_warning ("%s", error->message);
 
-  self->notifier = lwn_notifier_new ();
-  lwn_notifier_set_enabled (self->notifier, self->notify);
+  feed_url = dup_configured_feed_url (self);
+  self->reader = lwn_reader_new (self->store, feed_url);
+  self->notifier = lwn_notifier_new (self->session_bus);
+  g_signal_connect (self->reader, "announce", G_CALLBACK (reader_announce_cb), self);
+  g_signal_connect (self->reader, "alert", G_CALLBACK (reader_alert_cb), self);
+  g_signal_connect (self->reader, "read", G_CALLBACK (reader_read_cb), self);
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
+  g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
 
-  self->tray = lwn_tray_new (icons);
-  g_signal_connect (self->tray, "headline-activated", G_CALLBACK (tray_headline_activated_cb), self);
-  g_signal_connect (self->tray, "refresh", G_CALLBACK (tray_refresh_cb), self);
-  g_signal_connect (self->tray, "mark-all-read", G_CALLBACK (tray_mark_all_read_cb), self);
-  g_signal_connect (self->tray, "open-site", G_CALLBACK (tray_open_site_cb), self);
-  g_signal_connect (self->tray, "quit", G_CALLBACK (tray_quit_cb), self);
-  g_signal_connect (self->tray, "autostart-toggled", G_CALLBACK (tray_autostart_toggled_cb), self);
-  lwn_tray_set_autostart (self->tray, lwn_autostart_is_enabled ());
-  update_site (self);
+  add_actions (self);
+  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->watcher_id = g_bus_watch_name_on_connection (self->session_bus, STATUS_NOTIFIER_WATCHER,
@@ -817,32 +417,72 @@ lwn_application_startup (GApplication *application)
 
   self->sigterm_id = g_unix_signal_add (SIGTERM, quit_signal_cb, self);
   self->sigint_id = g_unix_signal_add (SIGINT, quit_signal_cb, self);
-
-  self->scheduler = lwn_scheduler_new (self->interval, self->interval_forced);
-  g_signal_connect (self->scheduler, "refresh-due", G_CALLBACK (scheduler_refresh_due_cb), self);
-
-  if (self->settings != NULL)
-    g_signal_connect (self->settings, "changed", G_CALLBACK (settings_changed_cb), self);
-
-  load_cache (self);
-  lwn_scheduler_start (self->scheduler, 0);
 }
 
-static void
-lwn_application_activate (GApplication *application)
+/* Command line: the first start's and every later one's, in the running instance */
+
+/* Applies what the command line sets for this run. Returns whether that
+ * changed anything: a second start that changes nothing is a refresh. */
+static gboolean
+apply_options (LwnApplication *self,
+               GVariantDict *options)
+{
+  const char *feed_url = NULL;
+  const char *interval_text = NULL;
+  guint interval;
+  gboolean changed = FALSE;
+
+  if (g_variant_dict_lookup (options, "feed-url", "&s", &feed_url))
+    {
+      self->feed_url_forced = TRUE;
+      changed |= g_strcmp0 (feed_url, lwn_reader_get_feed_url (self->reader)) != 0;
+      lwn_reader_set_feed_url (self->reader, feed_url);
+    }
+
+  /* Checked by check_options() already. */
+  if (g_variant_dict_lookup (options, "interval", "&s", &interval_text))
+    {
+      interval = (guint) g_ascii_strtoull (interval_text, NULL, 10);
+      changed |= !self->interval_forced || self->forced_interval != interval;
+      self->interval_forced = TRUE;
+      self->forced_interval = interval;
+      lwn_reader_set_interval (self->reader, interval, TRUE);
+    }
+
+  if (g_variant_dict_contains (options, "no-notify"))
+    {
+      changed |= !self->notify_forced;
+      self->notify_forced = TRUE;
+      lwn_reader_set_notify (self->reader, FALSE);
+    }
+
+  return changed;
+}
+
+static gint
+lwn_application_command_line (GApplication *application,
+                              GApplicationCommandLine *command_line)
 {
   LwnApplication *self = LWN_APPLICATION (application);
+  GVariantDict *options = g_application_command_line_get_options_dict (command_line);
+  /* Options first: they mark what the settings must not override. */
+  gboolean changed = apply_options (self, options);
 
-  /* The first activation is our own start; later ones are a second launch. */
   if (!self->started)
     {
       self->started = TRUE;
-      return;
+      apply_settings (self);
+      if (self->settings != NULL)
+        g_signal_connect (self->settings, "changed", G_CALLBACK (settings_changed_cb), self);
+      lwn_reader_start (self->reader);
+      return 0;
     }
 
-  g_debug ("Started again: refreshing");
-  if (lwn_scheduler_try_manual_refresh (self->scheduler))
-    refresh (self);
+  /* Started again: apply what was asked, or refresh, as the README promises. */
+  g_debug ("Started again%s", changed ? " with options" : ": refreshing");
+  if (!changed)
+    lwn_reader_refresh (self->reader);
+  return 0;
 }
 
 static void
@@ -850,9 +490,8 @@ lwn_application_shutdown (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
 
-  g_cancellable_cancel (self->cancellable);
-  if (self->store != NULL)
-    save_state (self);
+  if (self->reader != NULL)
+    lwn_reader_shutdown (self->reader);
 
   g_clear_handle_id (&self->sigterm_id, g_source_remove);
   g_clear_handle_id (&self->sigint_id, g_source_remove);
@@ -864,14 +503,47 @@ lwn_application_shutdown (GApplication *application)
   G_APPLICATION_CLASS (lwn_application_parent_class)->shutdown (application);
 }
 
+/* Checks what can be checked before any instance is asked: a bad value is
+ * refused here, with one line, whether or not the applet already runs. */
+static gint
+check_options (GVariantDict *options)
+{
+  const char *feed_url = NULL;
+  const char *interval_text = NULL;
+  guint64 interval = 0;
+
+  if (g_variant_dict_lookup (options, "feed-url", "&s", &feed_url))
+    {
+      const char *scheme = g_uri_peek_scheme (feed_url);
+
+      if (scheme == NULL || !(g_str_equal (scheme, "http") || g_str_equal (scheme, "https") || g_str_equal (scheme, "file")))
+        {
+          g_printerr ("lwn-tray: %s\n", _("the feed URL must start with http://, https:// or file://"));
+          return 1;
+        }
+    }
+
+  if (g_variant_dict_lookup (options, "interval", "&s", &interval_text))
+    {
+      if (!g_ascii_string_to_unsigned (interval_text, 10, 1, G_MAXINT, &interval, NULL))
+        {
+          g_printerr ("lwn-tray: %s\n", _("the interval must be a positive number of seconds"));
+          return 1;
+        }
+      if (interval < LWN_MIN_INTERVAL)
+        g_printerr ("lwn-tray: %s\n", _("warning: intervals under 60 seconds are meant for testing"));
+    }
+  return -1;
+}
+
 static gint
 lwn_application_handle_local_options (GApplication *application,
                                       GVariantDict *options)
 {
   LwnApplication *self = LWN_APPLICATION (application);
-  const char *feed_url = NULL;
-  gint interval = 0;
+  const char *feed_url = DEFAULT_FEED_URL;
   g_autoptr (GError) error = NULL;
+  gint status;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -879,41 +551,21 @@ lwn_application_handle_local_options (GApplication *application,
       return 0;
     }
 
-  if (g_variant_dict_lookup (options, "feed-url", "&s", &feed_url))
-    {
-      g_free (self->feed_url);
-      self->feed_url = g_strdup (feed_url);
-      self->feed_url_forced = TRUE;
-    }
+  status = check_options (options);
+  if (status >= 0)
+    return status;
 
+  g_variant_dict_lookup (options, "feed-url", "&s", &feed_url);
   if (g_variant_dict_contains (options, "print"))
-    return lwn_cli_run (LWN_CLI_FORMAT_TEXT, self->feed_url);
+    return lwn_cli_run (LWN_CLI_FORMAT_TEXT, feed_url);
   if (g_variant_dict_contains (options, "json"))
-    return lwn_cli_run (LWN_CLI_FORMAT_JSON, self->feed_url);
-
-  if (g_variant_dict_lookup (options, "interval", "i", &interval))
-    {
-      if (interval <= 0)
-        {
-          g_printerr ("lwn-tray: %s\n", _("the interval must be a positive number of seconds"));
-          return 1;
-        }
-      if (interval < LWN_MIN_INTERVAL)
-        g_printerr ("lwn-tray: %s\n", _("warning: intervals under 60 seconds are meant for testing"));
-      self->interval = (guint) interval;
-      self->interval_forced = TRUE;
-    }
-
-  if (g_variant_dict_contains (options, "no-notify"))
-    {
-      self->notify = FALSE;
-      self->notify_forced = TRUE;
-    }
+    return lwn_cli_run (LWN_CLI_FORMAT_JSON, feed_url);
 
   /* Fail with one clear line here rather than with a GTK critical later. */
   if (!gtk_init_check (NULL, NULL))
     {
-      g_printerr ("lwn-tray: %s\n", _("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)"));
+      g_printerr ("lwn-tray: %s\n", _("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?); "
+                                      "lwn-tray --print lists the headlines in a terminal"));
       return 1;
     }
 
@@ -939,26 +591,13 @@ lwn_application_dispose (GObject *object)
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
-  g_clear_object (&self->scheduler);
   g_clear_object (&self->tray);
   g_clear_object (&self->notifier);
+  g_clear_object (&self->reader);
   g_clear_object (&self->store);
-  g_clear_object (&self->cancellable);
   g_clear_object (&self->session_bus);
-  g_clear_pointer (&self->feed, lwn_feed_unref);
 
   G_OBJECT_CLASS (lwn_application_parent_class)->dispose (object);
-}
-
-static void
-lwn_application_finalize (GObject *object)
-{
-  LwnApplication *self = LWN_APPLICATION (object);
-
-  g_free (self->feed_url);
-  g_free (self->last_error);
-
-  G_OBJECT_CLASS (lwn_application_parent_class)->finalize (object);
 }
 
 static void
@@ -968,10 +607,9 @@ lwn_application_class_init (LwnApplicationClass *klass)
   GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
 
   object_class->dispose = lwn_application_dispose;
-  object_class->finalize = lwn_application_finalize;
   application_class->handle_local_options = lwn_application_handle_local_options;
   application_class->startup = lwn_application_startup;
-  application_class->activate = lwn_application_activate;
+  application_class->command_line = lwn_application_command_line;
   application_class->shutdown = lwn_application_shutdown;
 }
 
@@ -980,18 +618,14 @@ lwn_application_init (LwnApplication *self)
 {
   const GOptionEntry entries[] = {
     { "feed-url", 'f', 0, G_OPTION_ARG_STRING, NULL, N_("Load this feed instead of LWN.net's headlines"), N_("URL") },
-      { "interval", 'i', 0, G_OPTION_ARG_INT, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
-        { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
-          { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
-            { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
-              { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
-                { NULL },
-            };
-
-  self->feed_url = g_strdup (DEFAULT_FEED_URL);
-  self->interval = LWN_DEFAULT_INTERVAL;
-  self->notify = TRUE;
-  self->max_items = LWN_DEFAULT_MAX_ITEMS;
+    /* A string, not G_OPTION_ARG_INT: GApplication cannot tell "--interval 0" from no option. */
+    { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
+    { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
+    { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
+    { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+    { NULL },
+  };
 
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self), _("Shows the latest LWN.net headlines in the panel."));
@@ -1007,6 +641,6 @@ lwn_application_new (void)
 {
   return g_object_new (LWN_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE,
                        NULL);
 }

@@ -11,10 +11,6 @@ G_DECLARE_FINAL_TYPE (LwnApplication, lwn_application, LWN, APPLICATION, GtkAppl
 
 /* Headlines in the menu unless configured otherwise. */
 #define LWN_DEFAULT_MAX_ITEMS 20
-/* Seconds between refreshes unless configured otherwise. */
-#define LWN_DEFAULT_INTERVAL 1800
-/* Shorter intervals are accepted, with a warning, for testing. */
-#define LWN_MIN_INTERVAL 60
 
 LwnApplication *lwn_application_new (void);
 

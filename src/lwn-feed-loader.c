@@ -7,6 +7,7 @@
 
 #include "lwn-feed-loader.h"
 #include "lwn-feed-parser.h"
+#include "lwn-store.h"
 
 typedef struct
 {
@@ -15,6 +16,7 @@ typedef struct
   char *last_modified;
   LwnFetchLimits limits;
   gboolean has_limits;
+  char *cache_path; /* where a new body is kept for offline starts; NULL: nowhere */
   /* Written by the worker before the task returns; read by _finish. */
   LwnFetchResponse *response;
 } LoadData;
@@ -31,6 +33,7 @@ load_data_free (LoadData *data)
   g_free (data->url);
   g_free (data->etag);
   g_free (data->last_modified);
+  g_free (data->cache_path);
   g_clear_pointer (&data->response, lwn_fetch_response_unref);
   g_free (data);
 }
@@ -117,6 +120,18 @@ load_thread (GTask *task,
   if (body != NULL && g_bytes_get_size (body) > LARGE_BODY_BYTES)
     malloc_trim (0);
 
+  if (ok && feed != NULL)
+    {
+      g_autoptr (GError) cache_error = NULL;
+
+      lwn_feed_prepare_display (feed);
+      /* This thread holds the body already: the main thread never writes it. */
+      if (data->cache_path != NULL
+          && !lwn_store_write_feed_cache (data->cache_path, body,
+                                          lwn_fetch_response_get_content_type (data->response), &cache_error))
+        g_warning ("Could not keep a copy of the feed for offline starts: %s", cache_error->message);
+    }
+
   if (ok)
     g_task_return_pointer (task, feed, (GDestroyNotify) lwn_feed_unref);
   else
@@ -126,14 +141,19 @@ load_thread (GTask *task,
 /**
  * lwn_feed_load_async:
  * @request: what to fetch; copied, so it may go away after the call
+ * @cache_path: (nullable): a file to keep a new feed's body in (see
+ *   lwn_store_write_feed_cache()), written by the worker after the body
+ *   parsed; a failure to write it is logged, not returned
  * @cancellable: (nullable): cancels the transfer promptly
  * @callback: called on the caller's thread-default main context
  * @user_data: data for @callback
  *
- * Runs lwn_feed_load_sync() in a worker thread.
+ * Runs lwn_feed_load_sync() in a worker thread, which also computes the
+ * display text of a new feed's items (lwn_feed_prepare_display()).
  */
 void
 lwn_feed_load_async (const LwnFetchRequest *request,
+                     const char *cache_path,
                      GCancellable *cancellable,
                      GAsyncReadyCallback callback,
                      gpointer user_data)
@@ -147,6 +167,7 @@ lwn_feed_load_async (const LwnFetchRequest *request,
   data->url = g_strdup (request->url);
   data->etag = g_strdup (request->etag);
   data->last_modified = g_strdup (request->last_modified);
+  data->cache_path = g_strdup (cache_path);
   if (request->limits != NULL)
     {
       data->limits = *request->limits;
@@ -230,6 +251,8 @@ parse_thread (GTask *task,
   LwnFeed *feed;
 
   feed = lwn_feed_parse (data->body, data->content_type, data->document_url, &error);
+  if (feed != NULL)
+    lwn_feed_prepare_display (feed);
   if (feed != NULL)
     g_task_return_pointer (task, feed, (GDestroyNotify) lwn_feed_unref);
   else

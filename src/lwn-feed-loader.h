@@ -15,6 +15,7 @@ gboolean lwn_feed_load_sync   (const LwnFetchRequest  *request,
                                GCancellable           *cancellable,
                                GError                **error);
 void     lwn_feed_load_async  (const LwnFetchRequest  *request,
+                               const char             *cache_path,
                                GCancellable           *cancellable,
                                GAsyncReadyCallback     callback,
                                gpointer                user_data);

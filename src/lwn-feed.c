@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "lwn-feed.h"
+#include "lwn-text.h"
 
 struct _LwnFeedItem
 {
@@ -16,6 +17,9 @@ struct _LwnFeedItem
   char *description_html;
   GDateTime *date;
   gboolean paywalled;
+  /* Computed once, by lwn_feed_prepare_display() in the worker that parsed the
+   * feed, or on first use by a program that never calls it. */
+  char *summary;
 };
 
 struct _LwnFeed
@@ -104,6 +108,7 @@ lwn_feed_item_unref (LwnFeedItem *item)
   g_free (item->url);
   g_free (item->author);
   g_free (item->description_html);
+  g_free (item->summary);
   g_clear_pointer (&item->date, g_date_time_unref);
   g_free (item);
 }
@@ -161,6 +166,25 @@ gboolean
 lwn_feed_item_get_paywalled (const LwnFeedItem *item)
 {
   return item->paywalled;
+}
+
+/**
+ * lwn_feed_item_get_summary:
+ * @item: an item
+ *
+ * The description as plain text on one line, at most
+ * %LWN_FEED_SUMMARY_CHARS characters. Computed on first use unless
+ * lwn_feed_prepare_display() did it already, so an item shared between
+ * threads must have been prepared first.
+ *
+ * Returns: (transfer none): the summary; "" when the item has none
+ */
+const char *
+lwn_feed_item_get_summary (LwnFeedItem *item)
+{
+  if (item->summary == NULL)
+    item->summary = lwn_text_from_html (item->description_html, LWN_FEED_SUMMARY_CHARS);
+  return item->summary;
 }
 
 /**
@@ -264,4 +288,19 @@ lwn_feed_get_item (const LwnFeed *feed,
   g_return_val_if_fail (index < feed->items->len, NULL);
 
   return g_ptr_array_index (feed->items, index);
+}
+
+/**
+ * lwn_feed_prepare_display:
+ * @feed: a feed that no other thread uses yet
+ *
+ * Computes the text every view shows of each item, so that the main thread
+ * never converts HTML. Call it in the worker that built @feed, before the
+ * feed is handed over.
+ */
+void
+lwn_feed_prepare_display (LwnFeed *feed)
+{
+  for (guint i = 0; i < feed->items->len; i++)
+    lwn_feed_item_get_summary (g_ptr_array_index (feed->items, i));
 }

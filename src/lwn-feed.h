@@ -6,6 +6,10 @@
 
 G_BEGIN_DECLS
 
+/* Characters of plain-text summary kept per item: what a notification or a
+ * screen reader's description of a row reads out. */
+#define LWN_FEED_SUMMARY_CHARS 400
+
 typedef struct _LwnFeed     LwnFeed;
 typedef struct _LwnFeedItem LwnFeedItem;
 
@@ -28,6 +32,7 @@ const char  *lwn_feed_item_get_author      (const LwnFeedItem *item);
 const char  *lwn_feed_item_get_description (const LwnFeedItem *item);
 GDateTime   *lwn_feed_item_get_date        (const LwnFeedItem *item);
 gboolean     lwn_feed_item_get_paywalled   (const LwnFeedItem *item);
+const char  *lwn_feed_item_get_summary     (LwnFeedItem *item);
 
 /* Feeds */
 LwnFeed     *lwn_feed_new                  (const char *title,
@@ -44,6 +49,7 @@ GDateTime   *lwn_feed_get_refresh_base     (const LwnFeed *feed);
 guint        lwn_feed_get_n_items          (const LwnFeed *feed);
 LwnFeedItem *lwn_feed_get_item             (const LwnFeed *feed,
                                             guint          index);
+void         lwn_feed_prepare_display      (LwnFeed *feed);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnFeedItem, lwn_feed_item_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnFeed, lwn_feed_unref)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Desktop notifications for new headlines (libnotify), with actions that open them. */
+/* Desktop notifications for new headlines, with an action that opens them; never waits for the server. */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "lwn-feed.h"
 
@@ -14,12 +14,12 @@ G_DECLARE_FINAL_TYPE (LwnNotifier, lwn_notifier, LWN, NOTIFIER, GObject)
 /* Characters of plain-text summary in a notification body. */
 #define LWN_NOTIFIER_BODY_CHARS 200
 
-LwnNotifier *lwn_notifier_new           (void);
-void         lwn_notifier_set_enabled   (LwnNotifier *self,
-                                         gboolean     enabled);
+/* clang-format off */
+LwnNotifier *lwn_notifier_new           (GDBusConnection *bus);
 void         lwn_notifier_announce      (LwnNotifier *self,
                                          GPtrArray   *items,
                                          guint        max_single,
+                                         const char  *site_name,
                                          const char  *site_url);
 void         lwn_notifier_withdraw      (LwnNotifier *self,
                                          const char  *item_id);
@@ -27,5 +27,6 @@ void         lwn_notifier_withdraw_all  (LwnNotifier *self);
 void         lwn_notifier_show_message  (LwnNotifier *self,
                                          const char  *summary,
                                          const char  *body);
+/* clang-format on */
 
 G_END_DECLS

@@ -6,6 +6,11 @@
 
 G_BEGIN_DECLS
 
+/* Seconds between refreshes unless configured otherwise. */
+#define LWN_DEFAULT_INTERVAL 1800
+/* Shorter intervals are accepted, with a warning, for testing. */
+#define LWN_MIN_INTERVAL 60
+
 #define LWN_TYPE_SCHEDULER (lwn_scheduler_get_type ())
 
 G_DECLARE_FINAL_TYPE (LwnScheduler, lwn_scheduler, LWN, SCHEDULER, GObject)

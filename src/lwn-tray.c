@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The panel icon and its menu: a fixed pool of GtkMenuItems changed in place, never rebuilt. */
+/* The panel icon and its menu: a view of the reading model. One menu item per headline id, kept while
+ * the headline is shown, so that a click the tray host sends late still means the headline it showed;
+ * commands are the application's actions. */
 
 #include "config.h"
 
@@ -9,8 +11,6 @@
 #include "lwn-text.h"
 #include "lwn-tray.h"
 
-/* As many headline slots as the default max-items; more are added on demand. */
-#define INITIAL_SLOTS 20
 /* How long a present tray host may take to accept the item before it is created anew. */
 #define HOST_CHECK_SECONDS 4
 #define MAX_RECREATIONS 3
@@ -18,6 +18,11 @@
 struct _LwnTray
 {
   GObject parent_instance;
+
+  GActionGroup *actions;
+  LwnReader *reader;
+  guint max_items;
+  guint update_id;
 
   AppIndicator *indicator;
   char *icon_theme_path;
@@ -29,30 +34,20 @@ struct _LwnTray
   GtkMenu *menu;
 
   GtkWidget *message_item; /* "Loading headlines…", or why there are none */
-  GPtrArray *slots;        /* GtkMenuItem*, one per possible headline */
-  GtkWidget *headline_separator;
+  GHashTable *headline_items; /* item id → GtkMenuItem, for the headlines shown */
+  GPtrArray *shown;           /* GtkMenuItem*, in menu order */
   GtkWidget *status_item;
   GtkWidget *refresh_item;
   GtkWidget *mark_read_item;
   GtkWidget *site_item;
   GtkWidget *autostart_item;
   gulong autostart_handler_id;
-  GtkWidget *quit_item;
-
-  guint n_shown;
-  gboolean failed;
 };
 
 G_DEFINE_FINAL_TYPE (LwnTray, lwn_tray, G_TYPE_OBJECT)
 
 enum
 {
-  SIGNAL_HEADLINE_ACTIVATED,
-  SIGNAL_REFRESH,
-  SIGNAL_MARK_ALL_READ,
-  SIGNAL_OPEN_SITE,
-  SIGNAL_QUIT,
-  SIGNAL_AUTOSTART_TOGGLED,
   SIGNAL_CONNECTION_CHANGED,
   N_SIGNALS
 };
@@ -85,16 +80,6 @@ item_set_sensitive (GtkWidget *item,
     gtk_widget_set_sensitive (item, sensitive);
 }
 
-static void
-item_set_tooltip (GtkWidget *item,
-                  const char *tooltip)
-{
-  g_autofree char *current = gtk_widget_get_tooltip_text (item);
-
-  if (g_strcmp0 (current, tooltip) != 0)
-    gtk_widget_set_tooltip_text (item, tooltip);
-}
-
 /* A label shown literally: feed text must never turn into a mnemonic. The
  * text is ellipsized first so that the cut can never split a "__" pair. */
 static char *
@@ -112,32 +97,30 @@ static void
 headline_activate_cb (GtkMenuItem *item,
                       LwnTray *self)
 {
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "lwn-slot"));
+  const char *id = g_object_get_data (G_OBJECT (item), "lwn-item-id");
 
-  if (index < self->n_shown)
-    g_signal_emit (self, signals[SIGNAL_HEADLINE_ACTIVATED], 0, index);
+  g_action_group_activate_action (self->actions, "open-headline", g_variant_new_string (id));
 }
 
 static void
 command_activate_cb (GtkMenuItem *item,
                      LwnTray *self)
 {
-  guint signal_id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "lwn-signal"));
+  const char *action = g_object_get_data (G_OBJECT (item), "lwn-action");
 
-  g_signal_emit (self, signals[signal_id], 0);
+  g_action_group_activate_action (self->actions, action, NULL);
 }
 
 static GtkWidget *
-append_item (LwnTray *self,
-             const char *label,
-             guint signal_id)
+append_command (LwnTray *self,
+                const char *label,
+                const char *action)
 {
   GtkWidget *item = gtk_menu_item_new_with_mnemonic (label);
 
-  g_object_set_data (G_OBJECT (item), "lwn-signal", GUINT_TO_POINTER (signal_id));
+  g_object_set_data (G_OBJECT (item), "lwn-action", (gpointer) action);
   g_signal_connect (item, "activate", G_CALLBACK (command_activate_cb), self);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), item);
-  gtk_widget_show (item);
   return item;
 }
 
@@ -145,23 +128,48 @@ static void
 autostart_toggled_cb (GtkCheckMenuItem *item,
                       LwnTray *self)
 {
-  g_signal_emit (self, signals[SIGNAL_AUTOSTART_TOGGLED], 0, gtk_check_menu_item_get_active (item));
+  g_action_group_change_action_state (self->actions, "autostart",
+                                      g_variant_new_boolean (gtk_check_menu_item_get_active (item)));
 }
 
 static void
-add_slot (LwnTray *self)
+show_autostart_state (LwnTray *self)
+{
+  GtkCheckMenuItem *item = GTK_CHECK_MENU_ITEM (self->autostart_item);
+  g_autoptr (GVariant) state = g_action_group_get_action_state (self->actions, "autostart");
+  gboolean enabled = state != NULL && g_variant_get_boolean (state);
+
+  if (gtk_check_menu_item_get_active (item) == enabled)
+    return;
+
+  g_signal_handler_block (item, self->autostart_handler_id);
+  gtk_check_menu_item_set_active (item, enabled);
+  g_signal_handler_unblock (item, self->autostart_handler_id);
+}
+
+static void
+action_state_changed_cb (GActionGroup *actions,
+                         const char *name,
+                         GVariant *state,
+                         LwnTray *self)
+{
+  if (g_str_equal (name, "autostart"))
+    show_autostart_state (self);
+}
+
+static GtkWidget *
+new_headline_item (LwnTray *self,
+                   const char *id)
 {
   GtkWidget *item = gtk_menu_item_new ();
-  guint index = self->slots->len;
 
   /* Use-underline stays on for every label, so that the escaping done by
    * literal_label() means the same to GTK and to dbusmenu hosts. */
   gtk_menu_item_set_use_underline (GTK_MENU_ITEM (item), TRUE);
-  g_object_set_data (G_OBJECT (item), "lwn-slot", GUINT_TO_POINTER (index));
+  g_object_set_data_full (G_OBJECT (item), "lwn-item-id", g_strdup (id), g_free);
   g_signal_connect (item, "activate", G_CALLBACK (headline_activate_cb), self);
-  /* Slots sit between the message item (position 0) and the separator. */
-  gtk_menu_shell_insert (GTK_MENU_SHELL (self->menu), item, (int) index + 1);
-  g_ptr_array_add (self->slots, g_object_ref_sink (item));
+  gtk_widget_show (item);
+  return g_object_ref_sink (item);
 }
 
 static void
@@ -184,104 +192,28 @@ build_menu (LwnTray *self)
   gtk_widget_set_sensitive (self->message_item, FALSE);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->message_item);
 
-  self->slots = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < INITIAL_SLOTS; i++)
-    add_slot (self);
-
-  self->headline_separator = gtk_separator_menu_item_new ();
-  gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->headline_separator);
-  gtk_widget_show (self->headline_separator);
+  /* Headlines go here, between the message and the separator. */
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
 
   self->status_item = gtk_menu_item_new_with_label ("");
   gtk_menu_item_set_use_underline (GTK_MENU_ITEM (self->status_item), TRUE);
   gtk_widget_set_sensitive (self->status_item, FALSE);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->status_item);
 
-  self->refresh_item = append_item (self, _("_Refresh now"), SIGNAL_REFRESH);
-  self->mark_read_item = append_item (self, _("_Mark all as read"), SIGNAL_MARK_ALL_READ);
-  self->site_item = append_item (self, _("_Open LWN.net"), SIGNAL_OPEN_SITE);
+  self->refresh_item = append_command (self, _("_Refresh now"), "refresh");
+  self->mark_read_item = append_command (self, _("_Mark all as read"), "mark-all-read");
+  self->site_item = append_command (self, _("_Open LWN.net"), "open-site");
 
   self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_("_Start at login"));
   self->autostart_handler_id = g_signal_connect (self->autostart_item, "toggled", G_CALLBACK (autostart_toggled_cb), self);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->autostart_item);
 
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
-  self->quit_item = append_item (self, _("_Quit"), SIGNAL_QUIT);
+  append_command (self, _("_Quit"), "quit");
   gtk_widget_show_all (GTK_WIDGET (self->menu));
-
-  for (guint i = 0; i < self->slots->len; i++)
-    gtk_widget_hide (g_ptr_array_index (self->slots, i));
   gtk_widget_hide (self->status_item);
 }
 
-static void
-lwn_tray_dispose (GObject *object)
-{
-  LwnTray *self = LWN_TRAY (object);
-
-  g_clear_handle_id (&self->host_check_id, g_source_remove);
-  if (self->indicator != NULL)
-    g_signal_handlers_disconnect_by_data (self->indicator, self);
-  g_clear_object (&self->indicator);
-  g_clear_pointer (&self->icon_theme_path, g_free);
-  g_clear_pointer (&self->slots, g_ptr_array_unref);
-  if (self->menu != NULL)
-    gtk_widget_destroy (GTK_WIDGET (self->menu));
-  g_clear_object (&self->menu);
-
-  G_OBJECT_CLASS (lwn_tray_parent_class)->dispose (object);
-}
-
-static void
-lwn_tray_class_init (LwnTrayClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->dispose = lwn_tray_dispose;
-
-  /**
-   * LwnTray::headline-activated:
-   * @index: the headline's position in the last lwn_tray_show_headlines() call
-   */
-  signals[SIGNAL_HEADLINE_ACTIVATED] = g_signal_new ("headline-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
-  signals[SIGNAL_REFRESH] = g_signal_new ("refresh", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SIGNAL_MARK_ALL_READ] = g_signal_new ("mark-all-read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                                0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SIGNAL_OPEN_SITE] = g_signal_new ("open-site", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                            0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SIGNAL_QUIT] = g_signal_new ("quit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                       0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  /**
-   * LwnTray::autostart-toggled:
-   * @enabled: what the user chose for "Start at login"
-   */
-  signals[SIGNAL_AUTOSTART_TOGGLED] = g_signal_new ("autostart-toggled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
-  /**
-   * LwnTray::connection-changed:
-   * @connected: whether a StatusNotifierItem host shows the icon now
-   */
-  signals[SIGNAL_CONNECTION_CHANGED] = g_signal_new ("connection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
-}
-
-static void
-lwn_tray_init (LwnTray *self)
-{
-}
-
-/**
- * lwn_tray_new:
- * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
- *   icons in, for a program run from its source tree
- *
- * Creates the indicator and its menu, showing "Loading headlines…".
- * The session bus connection must already exist (see lwn-application.c).
- *
- * Returns: (transfer full): a new #LwnTray
- */
 static void
 set_unread_count (LwnTray *self,
                   guint n_unread);
@@ -316,6 +248,275 @@ destroy_indicator (LwnTray *self)
   /* Passive first, so that a host that did see the item drops it. */
   app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_PASSIVE);
   g_clear_object (&self->indicator);
+}
+
+static void
+set_unread_count (LwnTray *self,
+                  guint n_unread)
+{
+  AppIndicatorStatus status = n_unread > 0 ? APP_INDICATOR_STATUS_ATTENTION : APP_INDICATOR_STATUS_ACTIVE;
+  g_autofree char *label = n_unread > 0 ? g_strdup_printf ("%u", n_unread) : g_strdup ("");
+  const char *icon = n_unread > 0 ? APP_ID "-unread" : APP_ID;
+
+  self->n_unread = n_unread;
+  if (self->indicator == NULL)
+    return;
+
+  if (app_indicator_get_status (self->indicator) != status)
+    app_indicator_set_status (self->indicator, status);
+  /* Some hosts (xfce4-panel's systray among them) ignore NeedsAttention, so the
+   * icon itself changes too. */
+  if (g_strcmp0 (app_indicator_get_icon (self->indicator), icon) != 0)
+    app_indicator_set_icon_full (self->indicator, icon,
+                                 n_unread > 0 ? _("Unread LWN.net headlines") : _("LWN.net headlines"));
+  if (g_strcmp0 (app_indicator_get_label (self->indicator), label) != 0)
+    app_indicator_set_label (self->indicator, label, "99");
+}
+
+static void
+set_middle_click_target (LwnTray *self,
+                         GtkWidget *target)
+{
+  self->middle_click_target = target;
+  if (self->indicator != NULL && app_indicator_get_secondary_activate_target (self->indicator) != target)
+    app_indicator_set_secondary_activate_target (self->indicator, target);
+}
+
+/* Puts @items in the menu in this order, right after the message item; menu
+ * items of headlines no longer shown are destroyed, so that a late click on
+ * one opens nothing rather than whatever took its place. */
+static void
+place_headline_items (LwnTray *self,
+                      GPtrArray *items)
+{
+  g_autoptr (GHashTable) keep = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint i = 0; i < items->len; i++)
+    g_hash_table_add (keep, g_ptr_array_index (items, i));
+
+  g_hash_table_iter_init (&iter, self->headline_items);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (!g_hash_table_contains (keep, value))
+      {
+        if (value == self->middle_click_target)
+          set_middle_click_target (self, NULL);
+        g_ptr_array_remove (self->shown, value);
+        g_hash_table_iter_remove (&iter);
+      }
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      GtkWidget *item = g_ptr_array_index (items, i);
+      int position = (int) i + 1;
+
+      if (gtk_widget_get_parent (item) == NULL)
+        gtk_menu_shell_insert (GTK_MENU_SHELL (self->menu), item, position);
+      else if (i >= self->shown->len || g_ptr_array_index (self->shown, i) != item)
+        gtk_menu_reorder_child (self->menu, item, position);
+    }
+
+  g_ptr_array_set_size (self->shown, 0);
+  g_ptr_array_extend (self->shown, items, NULL, NULL);
+}
+
+static void
+show_message (LwnTray *self,
+              const char *message)
+{
+  g_autofree char *label = literal_label ("", message, 2 * LWN_TRAY_LABEL_CHARS);
+  g_autoptr (GPtrArray) none = g_ptr_array_new ();
+
+  place_headline_items (self, none);
+  item_set_label (self->message_item, label);
+  item_set_visible (self->message_item, TRUE);
+  item_set_visible (self->mark_read_item, FALSE);
+  set_middle_click_target (self, NULL);
+  set_unread_count (self, 0);
+}
+
+static void
+show_headlines (LwnTray *self)
+{
+  GListModel *headlines = lwn_reader_get_headlines (self->reader);
+  guint n = MIN (g_list_model_get_n_items (headlines), self->max_items);
+  g_autoptr (GPtrArray) items = g_ptr_array_new ();
+  GtkWidget *target = NULL;
+  guint n_unread = 0;
+
+  if (n == 0)
+    {
+      show_message (self, _("No headlines"));
+      return;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+      const char *id = lwn_headline_get_id (headline);
+      gboolean unread = lwn_headline_get_unread (headline);
+      gboolean openable = lwn_headline_get_url (headline) != NULL;
+      GtkWidget *item = g_hash_table_lookup (self->headline_items, id);
+      /* The marker carries the state in the text itself, for screen readers too. */
+      g_autofree char *label = literal_label (unread ? "• " : "", lwn_headline_get_title (headline),
+                                              LWN_TRAY_LABEL_CHARS);
+
+      if (item == NULL)
+        {
+          item = new_headline_item (self, id);
+          g_hash_table_insert (self->headline_items, g_strdup (id), item);
+        }
+      /* A feed that repeats an id shows it once. */
+      else if (g_ptr_array_find (items, item, NULL))
+        continue;
+
+      item_set_label (item, label);
+      item_set_sensitive (item, openable);
+      g_ptr_array_add (items, item);
+
+      n_unread += unread ? 1 : 0;
+      /* Middle-click opens the newest unread headline, or the newest one. */
+      if (openable && (target == NULL || (unread && n_unread == 1)))
+        target = item;
+    }
+
+  place_headline_items (self, items);
+  item_set_visible (self->message_item, FALSE);
+  item_set_visible (self->mark_read_item, TRUE);
+  item_set_sensitive (self->mark_read_item, n_unread > 0);
+  set_middle_click_target (self, target);
+  set_unread_count (self, lwn_reader_get_n_unread (self->reader));
+}
+
+static void
+show_site (LwnTray *self)
+{
+  g_autofree char *name = lwn_reader_dup_site_name (self->reader);
+  g_autofree char *url = lwn_reader_dup_site_url (self->reader);
+  g_autofree char *label = NULL;
+
+  if (g_strcmp0 (name, "LWN.net") == 0)
+    label = g_strdup (_("_Open LWN.net"));
+  else
+    {
+      g_autofree char *escaped = literal_label ("", name, 40);
+      /* Translators: %s is the name of the site the feed comes from. */
+      label = g_strdup_printf (_("Open %s"), escaped);
+    }
+
+  item_set_label (self->site_item, label);
+  item_set_sensitive (self->site_item, url != NULL);
+}
+
+static gboolean
+update_cb (gpointer user_data)
+{
+  LwnTray *self = user_data;
+  const char *status = lwn_reader_get_status (self->reader);
+  LwnReaderState state = lwn_reader_get_state (self->reader);
+  g_autofree char *status_label = NULL;
+
+  self->update_id = 0;
+
+  if (state == LWN_READER_STATE_READY)
+    show_headlines (self);
+  else if (state == LWN_READER_STATE_FAILED)
+    {
+      /* Translators: %s is the reason, e.g. "HTTP status 404". */
+      g_autofree char *message = g_strdup_printf (_("Could not load headlines: %s"),
+                                                  lwn_reader_get_error (self->reader));
+
+      show_message (self, message);
+    }
+  else
+    show_message (self, _("Loading headlines…"));
+
+  item_set_label (self->refresh_item, state == LWN_READER_STATE_FAILED ? _("_Retry") : _("_Refresh now"));
+  status_label = literal_label ("", status != NULL ? status : "", 2 * LWN_TRAY_LABEL_CHARS);
+  item_set_label (self->status_item, status_label);
+  item_set_visible (self->status_item, state == LWN_READER_STATE_READY && status != NULL);
+  show_site (self);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * lwn_tray_schedule_update:
+ * @self: a #LwnTray
+ *
+ * Brings the menu up to date with the reading model once the main loop is
+ * idle: any number of changes in one iteration cost one update.
+ */
+void
+lwn_tray_schedule_update (LwnTray *self)
+{
+  g_return_if_fail (LWN_IS_TRAY (self));
+
+  if (self->update_id == 0)
+    self->update_id = g_idle_add (update_cb, self);
+}
+
+static void
+reader_changed_cb (LwnReader *reader,
+                   LwnTray *self)
+{
+  lwn_tray_schedule_update (self);
+}
+
+static void
+lwn_tray_dispose (GObject *object)
+{
+  LwnTray *self = LWN_TRAY (object);
+
+  g_clear_handle_id (&self->host_check_id, g_source_remove);
+  g_clear_handle_id (&self->update_id, g_source_remove);
+  if (self->reader != NULL)
+    g_signal_handlers_disconnect_by_data (self->reader, self);
+  if (self->actions != NULL)
+    g_signal_handlers_disconnect_by_data (self->actions, self);
+  g_clear_object (&self->reader);
+  g_clear_object (&self->actions);
+  if (self->indicator != NULL)
+    g_signal_handlers_disconnect_by_data (self->indicator, self);
+  g_clear_object (&self->indicator);
+  g_clear_pointer (&self->icon_theme_path, g_free);
+  g_clear_pointer (&self->headline_items, g_hash_table_unref);
+  g_clear_pointer (&self->shown, g_ptr_array_unref);
+  if (self->menu != NULL)
+    gtk_widget_destroy (GTK_WIDGET (self->menu));
+  g_clear_object (&self->menu);
+
+  G_OBJECT_CLASS (lwn_tray_parent_class)->dispose (object);
+}
+
+static void
+lwn_tray_class_init (LwnTrayClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = lwn_tray_dispose;
+
+  /**
+   * LwnTray::connection-changed:
+   * @connected: whether a StatusNotifierItem host shows the icon now
+   */
+  signals[SIGNAL_CONNECTION_CHANGED] = g_signal_new ("connection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+}
+
+static void
+destroy_menu_item (gpointer item)
+{
+  gtk_widget_destroy (item);
+  g_object_unref (item);
+}
+
+static void
+lwn_tray_init (LwnTray *self)
+{
+  self->max_items = 20;
+  self->headline_items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, destroy_menu_item);
+  self->shown = g_ptr_array_new ();
 }
 
 /* libayatana-appindicator 0.5.92 can lose the race between its own session bus
@@ -358,244 +559,54 @@ lwn_tray_expect_host (LwnTray *self)
 
 /**
  * lwn_tray_new:
+ * @actions: the application's actions, which the menu's commands activate:
+ *   "open-headline" (an item id), "refresh", "mark-all-read", "open-site",
+ *   "quit", and the boolean state of "autostart"
+ * @reader: the reading model the menu shows
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
  *   icons in, for a program run from its source tree
  *
- * Creates the indicator and its menu, showing "Loading headlines…".
- * The session bus connection must already exist (see lwn-application.c).
+ * Creates the indicator and its menu. The session bus connection must
+ * already exist (see lwn-application.c).
  *
  * Returns: (transfer full): a new #LwnTray
  */
 LwnTray *
-lwn_tray_new (const char *icon_theme_path)
+lwn_tray_new (GActionGroup *actions,
+              LwnReader *reader,
+              const char *icon_theme_path)
 {
-  LwnTray *self = g_object_new (LWN_TYPE_TRAY, NULL);
+  LwnTray *self;
 
+  g_return_val_if_fail (G_IS_ACTION_GROUP (actions), NULL);
+  g_return_val_if_fail (LWN_IS_READER (reader), NULL);
+
+  self = g_object_new (LWN_TYPE_TRAY, NULL);
+  self->actions = g_object_ref (actions);
+  self->reader = g_object_ref (reader);
   self->icon_theme_path = g_strdup (icon_theme_path);
   build_menu (self);
-  lwn_tray_show_loading (self);
+  show_autostart_state (self);
+  g_signal_connect (actions, "action-state-changed", G_CALLBACK (action_state_changed_cb), self);
+  g_signal_connect (reader, "changed", G_CALLBACK (reader_changed_cb), self);
+  update_cb (self);
   create_indicator (self);
   return self;
 }
 
-static void
-hide_headlines (LwnTray *self)
-{
-  for (guint i = 0; i < self->slots->len; i++)
-    item_set_visible (g_ptr_array_index (self->slots, i), FALSE);
-  self->n_shown = 0;
-}
-
-static void
-set_unread_count (LwnTray *self,
-                  guint n_unread)
-{
-  AppIndicatorStatus status = n_unread > 0 ? APP_INDICATOR_STATUS_ATTENTION : APP_INDICATOR_STATUS_ACTIVE;
-  g_autofree char *label = n_unread > 0 ? g_strdup_printf ("%u", n_unread) : g_strdup ("");
-
-  const char *icon = n_unread > 0 ? APP_ID "-unread" : APP_ID;
-
-  self->n_unread = n_unread;
-  if (self->indicator == NULL)
-    return;
-
-  if (app_indicator_get_status (self->indicator) != status)
-    app_indicator_set_status (self->indicator, status);
-  /* Some hosts (xfce4-panel's systray among them) ignore NeedsAttention, so the
-   * icon itself changes too. */
-  if (g_strcmp0 (app_indicator_get_icon (self->indicator), icon) != 0)
-    app_indicator_set_icon_full (self->indicator, icon,
-                                 n_unread > 0 ? _("Unread LWN.net headlines") : _("LWN.net headlines"));
-  if (g_strcmp0 (app_indicator_get_label (self->indicator), label) != 0)
-    app_indicator_set_label (self->indicator, label, "99");
-}
-
-static void
-show_message (LwnTray *self,
-              const char *message)
-{
-  g_autofree char *label = literal_label ("", message, 2 * LWN_TRAY_LABEL_CHARS);
-
-  hide_headlines (self);
-  item_set_label (self->message_item, label);
-  item_set_visible (self->message_item, TRUE);
-  item_set_visible (self->status_item, FALSE);
-  item_set_visible (self->mark_read_item, FALSE);
-  set_unread_count (self, 0);
-}
-
 /**
- * lwn_tray_show_loading:
+ * lwn_tray_set_max_items:
  * @self: a #LwnTray
- *
- * Shows the insensitive "Loading headlines…" placeholder instead of headlines.
+ * @max_items: how many headlines the menu shows at most
  */
 void
-lwn_tray_show_loading (LwnTray *self)
+lwn_tray_set_max_items (LwnTray *self,
+                        guint max_items)
 {
   g_return_if_fail (LWN_IS_TRAY (self));
 
-  self->failed = FALSE;
-  show_message (self, _("Loading headlines…"));
-  item_set_label (self->refresh_item, _("_Refresh now"));
-}
-
-/**
- * lwn_tray_show_failure:
- * @self: a #LwnTray
- * @reason: why there are no headlines, as a sentence
- *
- * For when there is nothing to show: "Could not load headlines: @reason"
- * and a "Retry" command.
- */
-void
-lwn_tray_show_failure (LwnTray *self,
-                       const char *reason)
-{
-  g_autofree char *message = NULL;
-
-  g_return_if_fail (LWN_IS_TRAY (self));
-
-  /* Translators: %s is the reason, e.g. "HTTP status 404". */
-  message = g_strdup_printf (_("Could not load headlines: %s"), reason);
-  self->failed = TRUE;
-  show_message (self, message);
-  item_set_label (self->refresh_item, _("_Retry"));
-}
-
-/**
- * lwn_tray_show_headlines:
- * @self: a #LwnTray
- * @headlines: (array length=n_headlines): what to show, in order
- * @n_headlines: how many
- *
- * Shows the headlines in the menu, marks unread ones, and sets the attention
- * state and the unread count on the indicator. Only what differs from the
- * menu as it stands is changed.
- */
-void
-lwn_tray_show_headlines (LwnTray *self,
-                         const LwnTrayHeadline *headlines,
-                         guint n_headlines)
-{
-  guint n_unread = 0;
-  GtkWidget *middle_click_target = NULL;
-
-  g_return_if_fail (LWN_IS_TRAY (self));
-
-  if (n_headlines == 0)
-    {
-      show_message (self, _("No headlines"));
-      return;
-    }
-
-  while (self->slots->len < n_headlines)
-    add_slot (self);
-
-  for (guint i = 0; i < n_headlines; i++)
-    {
-      GtkWidget *item = g_ptr_array_index (self->slots, i);
-      const LwnTrayHeadline *headline = &headlines[i];
-      /* The marker carries the state in the text itself, for screen readers too. */
-      g_autofree char *label = literal_label (headline->unread ? "• " : "", headline->title, LWN_TRAY_LABEL_CHARS);
-
-      item_set_label (item, label);
-      item_set_tooltip (item, headline->tooltip);
-      item_set_sensitive (item, headline->openable);
-      item_set_visible (item, TRUE);
-
-      if (headline->unread)
-        n_unread++;
-      if (headline->openable && (middle_click_target == NULL || (headline->unread && n_unread == 1)))
-        middle_click_target = item;
-    }
-  for (guint i = n_headlines; i < self->slots->len; i++)
-    item_set_visible (g_ptr_array_index (self->slots, i), FALSE);
-  self->n_shown = n_headlines;
-  self->failed = FALSE;
-
-  item_set_visible (self->message_item, FALSE);
-  item_set_visible (self->status_item, TRUE);
-  item_set_visible (self->mark_read_item, TRUE);
-  item_set_sensitive (self->mark_read_item, n_unread > 0);
-  item_set_label (self->refresh_item, _("_Refresh now"));
-
-  /* Middle-click opens the newest unread headline (or the newest one). */
-  self->middle_click_target = middle_click_target;
-  if (app_indicator_get_secondary_activate_target (self->indicator) != middle_click_target)
-    app_indicator_set_secondary_activate_target (self->indicator, middle_click_target);
-
-  set_unread_count (self, n_unread);
-}
-
-/**
- * lwn_tray_set_status:
- * @self: a #LwnTray
- * @status: (nullable): the insensitive status line, e.g. "Updated 14:05"
- */
-void
-lwn_tray_set_status (LwnTray *self,
-                     const char *status)
-{
-  g_autofree char *label = NULL;
-
-  g_return_if_fail (LWN_IS_TRAY (self));
-
-  label = literal_label ("", status != NULL ? status : "", 2 * LWN_TRAY_LABEL_CHARS);
-  item_set_label (self->status_item, label);
-}
-
-/**
- * lwn_tray_set_site:
- * @self: a #LwnTray
- * @site_name: (nullable): the feed's title, for "Open …"
- * @available: whether the feed names a site that can be opened
- */
-void
-lwn_tray_set_site (LwnTray *self,
-                   const char *site_name,
-                   gboolean available)
-{
-  g_autofree char *label = NULL;
-
-  g_return_if_fail (LWN_IS_TRAY (self));
-
-  if (site_name == NULL || *site_name == '\0' || g_strcmp0 (site_name, "LWN.net") == 0)
-    label = g_strdup (_("_Open LWN.net"));
-  else
-    {
-      g_autofree char *escaped = literal_label ("", site_name, 40);
-      /* Translators: %s is the name of the site the feed comes from. */
-      label = g_strdup_printf (_("Open %s"), escaped);
-    }
-
-  item_set_label (self->site_item, label);
-  item_set_sensitive (self->site_item, available);
-}
-
-/**
- * lwn_tray_set_autostart:
- * @self: a #LwnTray
- * @enabled: whether lwn-tray starts at login
- *
- * Shows the state of "Start at login" without emitting
- * #LwnTray::autostart-toggled.
- */
-void
-lwn_tray_set_autostart (LwnTray *self,
-                        gboolean enabled)
-{
-  GtkCheckMenuItem *item;
-
-  g_return_if_fail (LWN_IS_TRAY (self));
-
-  item = GTK_CHECK_MENU_ITEM (self->autostart_item);
-  if (gtk_check_menu_item_get_active (item) == enabled)
-    return;
-
-  g_signal_handler_block (item, self->autostart_handler_id);
-  gtk_check_menu_item_set_active (item, enabled);
-  g_signal_handler_unblock (item, self->autostart_handler_id);
+  self->max_items = MAX (max_items, 1);
+  lwn_tray_schedule_update (self);
 }
 
 /**

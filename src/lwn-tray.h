@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The panel icon and its menu (AppIndicator over StatusNotifierItem); UI only. */
+/* The panel icon and its menu (AppIndicator over StatusNotifierItem): a view of the reading model. */
 #pragma once
 
 #include <gtk/gtk.h>
+
+#include "lwn-reader.h"
 
 G_BEGIN_DECLS
 
@@ -12,29 +14,15 @@ G_DECLARE_FINAL_TYPE (LwnTray, lwn_tray, LWN, TRAY, GObject)
 /* Characters of a headline label before it is ellipsized. */
 #define LWN_TRAY_LABEL_CHARS 70
 
-typedef struct
-{
-  const char *title;   /* plain text */
-  const char *tooltip; /* nullable plain text */
-  gboolean    unread;
-  gboolean    openable;
-} LwnTrayHeadline;
-
-LwnTray  *lwn_tray_new            (const char *icon_theme_path);
-void      lwn_tray_show_loading   (LwnTray *self);
-void      lwn_tray_show_headlines (LwnTray               *self,
-                                   const LwnTrayHeadline *headlines,
-                                   guint                  n_headlines);
-void      lwn_tray_show_failure   (LwnTray    *self,
-                                   const char *reason);
-void      lwn_tray_set_status     (LwnTray    *self,
-                                   const char *status);
-void      lwn_tray_set_site       (LwnTray    *self,
-                                   const char *site_name,
-                                   gboolean    available);
-void      lwn_tray_set_autostart  (LwnTray  *self,
-                                   gboolean  enabled);
-gboolean  lwn_tray_is_connected   (LwnTray *self);
-void      lwn_tray_expect_host    (LwnTray *self);
+/* clang-format off */
+LwnTray  *lwn_tray_new             (GActionGroup *actions,
+                                    LwnReader    *reader,
+                                    const char   *icon_theme_path);
+void      lwn_tray_set_max_items   (LwnTray      *self,
+                                    guint         max_items);
+void      lwn_tray_schedule_update (LwnTray      *self);
+gboolean  lwn_tray_is_connected    (LwnTray      *self);
+void      lwn_tray_expect_host     (LwnTray      *self);
+/* clang-format on */
 
 G_END_DECLS

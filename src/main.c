@@ -39,7 +39,7 @@ main (int argc,
   status = g_application_run (G_APPLICATION (application), argc, argv);
   g_clear_object (&application);
 
-  xmlCleanupParser ();
-  curl_global_cleanup ();
+  /* No xmlCleanupParser() or curl_global_cleanup(): a worker thread that was
+   * cancelled may still be inside libxml2 or libcurl, and the process ends here. */
   return status;
 }

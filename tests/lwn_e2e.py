@@ -718,8 +718,11 @@ def split_menu(entries):
     return entries, []
 
 
+STATUS_PREFIXES = ("Updated ", "Last update failed: ", "Up to date", "Notifications paused: ", "The feed is gone")
+
+
 def is_status_line(label):
-    return label.startswith("Updated ") or label.startswith("Last update failed: ")
+    return label.startswith(STATUS_PREFIXES)
 
 
 class Applet:

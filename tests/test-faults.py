@@ -344,7 +344,13 @@ def check_unwritable_state(s, block):
 
     applet = s.start(feed_url=server.url, interval=INTERVAL)
     menu = applet.menu()
-    wait_updated(menu, items, "headlines with an unwritable state folder")
+    # The headlines show, and the status line says why nothing is announced.
+    entries = menu.wait(
+        lambda entries: headline_labels(entries) == shown(items)
+        and status_line(entries).startswith("Notifications paused: "),
+        "headlines with an unwritable state folder",
+    )
+    assert "state" in status_line(entries), status_line(entries)
 
     menu.click(BULLET + items[1]["title"])
     assert s.recorder.wait_count(1) == [items[1]["link"]], s.recorder.urls()
@@ -360,6 +366,10 @@ def check_unwritable_state(s, block):
     expected = [BULLET + new_items[0]["title"]] + expected
     menu.wait(lambda entries: headline_labels(entries) == expected, "new items, clicked one still read")
     applet.assert_alive()
+
+    # Told once as a notification too, and never a headline announced.
+    summaries = [notification.summary for notification in s.notifier.notifications()]
+    assert summaries == ["New headlines cannot be recorded"], summaries
 
     log = applet.log()
     warnings = [line for line in log.splitlines() if "WARNING" in line]

@@ -20,7 +20,7 @@ BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
 
 BULLET = e2e.BULLET
 ELLIPSIS = e2e.ELLIPSIS
-GROUPED = re.compile(r"\b(\d+) new LWN headlines\b")
+GROUPED = re.compile(r"\b(\d+) new headlines from LWN\.net\b")
 COMMANDS = ["Refresh now", "Mark all as read", "Open LWN.net", "Quit"]
 
 # Long enough to notice a repeated or late notification, short enough to keep the
@@ -334,8 +334,8 @@ def test_notifications(s):
         assert "<" not in notification.body and ">" not in notification.body, notification
         assert notification.app_icon, notification
         assert notification.hints.get("desktop-entry") == e2e.APP_ID, notification
-        assert "default" in notification.actions, notification
-        assert notification.actions.get("read") == "Read article", notification
+        assert notification.actions == {"default": "Open"}, notification
+        assert notification.hints.get("category") == "x-lwn-tray.headline", notification
 
     many = [current(937800 + index) for index in range(5)]
     items = many + items

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One headline of the reading model: a feed item and whether it was read, as a GObject for list models. */
+#pragma once
+
+#include <glib-object.h>
+
+#include "lwn-feed.h"
+
+G_BEGIN_DECLS
+
+#define LWN_TYPE_HEADLINE (lwn_headline_get_type ())
+G_DECLARE_FINAL_TYPE (LwnHeadline, lwn_headline, LWN, HEADLINE, GObject)
+
+/* clang-format off */
+LwnHeadline *lwn_headline_new        (LwnFeedItem *item,
+                                      gboolean     unread);
+LwnFeedItem *lwn_headline_get_item   (LwnHeadline *self);
+const char  *lwn_headline_get_id     (LwnHeadline *self);
+const char  *lwn_headline_get_title  (LwnHeadline *self);
+const char  *lwn_headline_get_url    (LwnHeadline *self);
+gboolean     lwn_headline_get_unread (LwnHeadline *self);
+void         lwn_headline_set_unread (LwnHeadline *self,
+                                      gboolean     unread);
+/* clang-format on */
+
+G_END_DECLS

@@ -1,0 +1,1200 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The reading model: loads the feed when the scheduler says so, decides what is new, what is read and
+ * what to announce, saves through the store off the main thread, and tells its views. Main thread only. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "lwn-feed-loader.h"
+#include "lwn-reader.h"
+#include "lwn-scheduler.h"
+#include "lwn-url.h"
+
+/* LWN posts one "Security updates for <weekday>" list each weekday. */
+#define SECURITY_LIST_PREFIX "Security updates for "
+
+struct _LwnReader
+{
+  GObject parent_instance;
+
+  LwnStore *store;
+  LwnScheduler *scheduler;
+  char *feed_url; /* as configured; the store knows where it moved */
+  gboolean notify;
+  gboolean notify_security_lists;
+
+  LwnFeed *feed; /* NULL until the first result */
+  GListStore *headlines;
+  GHashTable *headline_by_id; /* id → LwnHeadline*, owned by headlines */
+  guint n_unread;
+  GCancellable *cancellable; /* loads of the current feed URL */
+  gboolean started;
+  gboolean refreshing;
+  gboolean stopped; /* HTTP 410 */
+  char *error;
+  char *status;
+  gint64 last_request_us; /* when the last request ended, monotonic; 0 for none */
+  gboolean manual;           /* the request under way (or waiting) was asked for by the person */
+  gboolean manual_unchanged; /* and the server said nothing changed */
+  guint manual_id;
+
+  /* Saving: one write at a time, later changes coalesced into the next one. */
+  GCancellable *save_cancellable;
+  gboolean saving;
+  gboolean save_wanted;
+  guint save_idle_id;
+  char *save_error;
+  GPtrArray *unannounced; /* items recorded as announced, not yet saved to disk */
+  gboolean unannounced_first_run;
+  GPtrArray *announcing; /* the items of the save in flight */
+  gboolean announcing_first_run;
+};
+
+G_DEFINE_FINAL_TYPE (LwnReader, lwn_reader, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_STATE,
+  PROP_REFRESHING,
+  PROP_STATUS,
+  PROP_ERROR,
+  PROP_N_UNREAD,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SIGNAL_CHANGED,
+  SIGNAL_ANNOUNCE,
+  SIGNAL_ALERT,
+  SIGNAL_READ,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void refresh (LwnReader *self);
+
+static const char *
+current_url (LwnReader *self)
+{
+  const char *moved = lwn_store_get_moved_url (self->store, self->feed_url);
+
+  return moved != NULL ? moved : self->feed_url;
+}
+
+static void
+emit_changed (LwnReader *self)
+{
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static char *
+format_time (GDateTime *when)
+{
+  g_autoptr (GDateTime) local = g_date_time_to_local (when);
+
+  return g_date_time_format (local, "%H:%M");
+}
+
+static char *
+compute_status (LwnReader *self)
+{
+  GDateTime *last_success = lwn_store_get_last_success (self->store);
+
+  if (self->stopped)
+    /* Translators: HTTP 410 Gone: the server says the feed was removed for good. */
+    return g_strdup (_("The feed is gone (HTTP 410); updates stopped"));
+
+  if (self->error != NULL)
+    {
+      g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+      g_autofree char *when = format_time (now);
+
+      /* Translators: the first %s is the reason, the second the time, e.g. 14:05. */
+      return g_strdup_printf (_("Last update failed: %s (%s)"), self->error, when);
+    }
+
+  if (self->save_error != NULL)
+    /* Translators: %s says why the state file could not be written. */
+    return g_strdup_printf (_("Notifications paused: %s"), self->save_error);
+
+  if (self->manual_unchanged && last_success != NULL)
+    {
+      g_autofree char *when = format_time (last_success);
+
+      /* Translators: the answer to "Refresh now" when nothing changed; %s is a time, e.g. 14:05. */
+      return g_strdup_printf (_("Up to date — checked %s"), when);
+    }
+
+  if (last_success != NULL)
+    {
+      g_autofree char *when = format_time (last_success);
+
+      /* Translators: %s is a time, e.g. 14:05. */
+      return g_strdup_printf (_("Updated %s"), when);
+    }
+
+  return NULL;
+}
+
+static void
+set_error (LwnReader *self,
+           const char *error)
+{
+  if (g_strcmp0 (self->error, error) == 0)
+    return;
+
+  g_free (self->error);
+  self->error = g_strdup (error);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
+/* Recomputes the status line and tells the views that something changed. */
+static void
+update (LwnReader *self)
+{
+  g_autofree char *status = compute_status (self);
+
+  if (g_strcmp0 (status, self->status) != 0)
+    {
+      g_free (self->status);
+      self->status = g_steal_pointer (&status);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+    }
+  emit_changed (self);
+}
+
+static void
+set_refreshing (LwnReader *self,
+                gboolean refreshing)
+{
+  if (self->refreshing == refreshing)
+    return;
+
+  self->refreshing = refreshing;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REFRESHING]);
+}
+
+static void
+count_unread (LwnReader *self)
+{
+  guint n_unread = 0;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->headlines));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (self->headlines), i);
+
+      n_unread += lwn_headline_get_unread (headline) ? 1 : 0;
+    }
+
+  if (n_unread != self->n_unread)
+    {
+      self->n_unread = n_unread;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_UNREAD]);
+    }
+}
+
+static void
+show_feed (LwnReader *self,
+           LwnFeed *feed)
+{
+  LwnReaderState old_state = lwn_reader_get_state (self);
+  guint n = lwn_feed_get_n_items (feed);
+  g_autoptr (GPtrArray) headlines = g_ptr_array_new_full (n, g_object_unref);
+
+  g_clear_pointer (&self->feed, lwn_feed_unref);
+  self->feed = lwn_feed_ref (feed);
+
+  g_hash_table_remove_all (self->headline_by_id);
+  for (guint i = 0; i < n; i++)
+    {
+      LwnFeedItem *item = lwn_feed_get_item (feed, i);
+      const char *id = lwn_feed_item_get_id (item);
+      LwnHeadline *headline = lwn_headline_new (item, !lwn_store_is_read (self->store, id));
+
+      g_ptr_array_add (headlines, headline);
+      /* A feed that repeats an id: the first one is the one a click means. */
+      if (!g_hash_table_contains (self->headline_by_id, id))
+        g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
+    }
+
+  g_list_store_splice (self->headlines, 0, g_list_model_get_n_items (G_LIST_MODEL (self->headlines)),
+                       headlines->pdata, headlines->len);
+  count_unread (self);
+  if (lwn_reader_get_state (self) != old_state)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+clear_feed (LwnReader *self)
+{
+  g_clear_pointer (&self->feed, lwn_feed_unref);
+  g_hash_table_remove_all (self->headline_by_id);
+  g_list_store_remove_all (self->headlines);
+  count_unread (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+/* Saving */
+
+static void start_save (LwnReader *self);
+
+static void
+announce (LwnReader *self,
+          GPtrArray *items,
+          gboolean first_run)
+{
+  g_autoptr (GPtrArray) wanted = NULL;
+
+  if (!self->notify || items->len == 0)
+    return;
+
+  wanted = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  for (guint i = 0; i < items->len; i++)
+    {
+      LwnFeedItem *item = g_ptr_array_index (items, i);
+
+      if (self->notify_security_lists || !lwn_reader_is_security_list (item))
+        g_ptr_array_add (wanted, lwn_feed_item_ref (item));
+    }
+  if (wanted->len == 0)
+    return;
+
+  /* A first run announces the feed as a whole: one notification, not a flood. */
+  g_signal_emit (self, signals[SIGNAL_ANNOUNCE], 0, wanted,
+                 first_run ? 1u : (guint) LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+}
+
+static void
+save_failed (LwnReader *self,
+             const GError *error)
+{
+  gboolean first = self->save_error == NULL;
+
+  g_free (self->save_error);
+  self->save_error = g_strdup (error->message);
+
+  /* Whatever this save was to record stays unannounced until a save works. */
+  g_ptr_array_extend_and_steal (self->unannounced, g_steal_pointer (&self->announcing));
+  self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  self->unannounced_first_run |= self->announcing_first_run;
+  self->announcing_first_run = FALSE;
+
+  if (first)
+    {
+      g_warning ("Could not save what was read and announced: %s", error->message);
+      g_signal_emit (self, signals[SIGNAL_ALERT], 0, _("New headlines cannot be recorded"),
+                     error->message);
+    }
+  update (self);
+}
+
+static void
+save_cb (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  LwnReader *self;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) announced = NULL;
+  gboolean first_run;
+
+  if (!lwn_store_save_finish (LWN_STORE (source), result, &error)
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  self->saving = FALSE;
+
+  if (error != NULL)
+    save_failed (self, error);
+  else
+    {
+      announced = g_steal_pointer (&self->announcing);
+      first_run = self->announcing_first_run;
+      self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+      self->announcing_first_run = FALSE;
+      if (self->save_error != NULL)
+        {
+          g_message ("The state can be saved again");
+          g_clear_pointer (&self->save_error, g_free);
+          update (self);
+        }
+      /* On disk now: a crash from here on loses a notification rather than
+       * repeating it at every start. */
+      announce (self, announced, first_run);
+    }
+
+  if (self->save_wanted)
+    start_save (self);
+}
+
+static void
+start_save (LwnReader *self)
+{
+  g_clear_handle_id (&self->save_idle_id, g_source_remove);
+  if (self->saving)
+    return;
+
+  self->save_wanted = FALSE;
+  self->saving = TRUE;
+  g_ptr_array_extend_and_steal (self->announcing, g_steal_pointer (&self->unannounced));
+  self->unannounced = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  self->announcing_first_run |= self->unannounced_first_run;
+  self->unannounced_first_run = FALSE;
+
+  /* The reader outlives its saves: dispose cancels them. */
+  lwn_store_save_async (self->store, self->save_cancellable, save_cb, self);
+}
+
+static gboolean
+save_idle_cb (gpointer user_data)
+{
+  LwnReader *self = user_data;
+
+  self->save_idle_id = 0;
+  start_save (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Everything changed in one main-loop iteration (a click, Mark all as read,
+ * a new feed) goes into one write, after the one in flight if there is one. */
+static void
+schedule_save (LwnReader *self)
+{
+  self->save_wanted = TRUE;
+  if (!self->saving && self->save_idle_id == 0)
+    self->save_idle_id = g_idle_add (save_idle_cb, self);
+}
+
+/* Loading */
+
+/* Marks the items never seen before as announced, in memory; they are
+ * announced once a save has recorded that. */
+static void
+take_new_items (LwnReader *self,
+                LwnFeed *feed)
+{
+  gboolean first_run = !lwn_store_has_history (self->store);
+  guint n_new = 0;
+
+  for (guint i = 0; i < lwn_feed_get_n_items (feed); i++)
+    {
+      LwnFeedItem *item = lwn_feed_get_item (feed, i);
+
+      if (lwn_store_mark_announced (self->store, lwn_feed_item_get_id (item)))
+        {
+          g_ptr_array_add (self->unannounced, lwn_feed_item_ref (item));
+          n_new++;
+        }
+    }
+  if (n_new > 0)
+    self->unannounced_first_run |= first_run;
+}
+
+static void
+apply_success (LwnReader *self,
+               LwnFeed *feed,
+               LwnFetchResponse *response)
+{
+  const char *url = current_url (self);
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  guint delay;
+
+  self->stopped = FALSE;
+  set_error (self, NULL);
+  lwn_store_set_last_success (self->store, now);
+
+  if (feed != NULL)
+    {
+      lwn_store_set_validators (self->store, url, lwn_fetch_response_get_etag (response),
+                                lwn_fetch_response_get_last_modified (response));
+      show_feed (self, feed);
+      take_new_items (self, feed);
+      schedule_save (self);
+    }
+  else if (self->feed == NULL)
+    /* 304 to a request without validators: a confused server; forget them
+     * anyway, so that the next poll cannot be conditional. */
+    lwn_store_set_validators (self->store, url, NULL, NULL);
+  else if (self->save_error != NULL || self->unannounced->len > 0)
+    /* A 304 changes only the time of success, not worth a write at every
+     * poll; but a save that failed is retried at each chance. */
+    schedule_save (self);
+
+  delay = lwn_scheduler_record_success (self->scheduler,
+                                        self->feed != NULL ? lwn_feed_get_refresh_seconds (self->feed) : 0,
+                                        lwn_fetch_response_get_max_age (response));
+  g_debug ("Refreshed %s; next in %u s", feed != NULL ? "with a new feed" : "(not modified)", delay);
+}
+
+static void
+apply_failure (LwnReader *self,
+               const GError *error,
+               LwnFetchResponse *response)
+{
+  guint status = response != NULL ? lwn_fetch_response_get_status (response) : 0;
+  LwnReaderState old_state = lwn_reader_get_state (self);
+
+  g_message ("Could not load %s: %s", current_url (self), error->message);
+  set_error (self, error->message);
+
+  if (status == 410)
+    {
+      self->stopped = TRUE;
+      lwn_scheduler_stop_polling (self->scheduler);
+    }
+  else
+    {
+      gint64 retry_after = (status == 429 || status == 503) ? lwn_fetch_response_get_retry_after (response) : -1;
+      guint delay = lwn_scheduler_record_failure (self->scheduler, retry_after);
+
+      g_debug ("Next attempt in %u s", delay);
+    }
+
+  if (self->save_error != NULL)
+    schedule_save (self);
+  if (lwn_reader_get_state (self) != old_state)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+load_cb (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  LwnReader *self;
+  g_autoptr (LwnFeed) feed = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean ok;
+
+  ok = lwn_feed_load_finish (result, &feed, &response, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  set_refreshing (self, FALSE);
+  self->last_request_us = g_get_monotonic_time ();
+  self->manual_unchanged = self->manual && ok && feed == NULL;
+  self->manual = FALSE;
+
+  /* Before anything is stored: validators and the cache belong to the new address. */
+  if (response != NULL && lwn_fetch_response_get_moved_to_url (response) != NULL)
+    {
+      g_message ("The feed moved permanently to %s", lwn_fetch_response_get_moved_to_url (response));
+      lwn_store_set_moved_url (self->store, self->feed_url, lwn_fetch_response_get_moved_to_url (response));
+      schedule_save (self);
+    }
+
+  if (ok)
+    apply_success (self, feed, response);
+  else
+    apply_failure (self, error, response);
+  update (self);
+}
+
+static void
+refresh (LwnReader *self)
+{
+  const char *url = current_url (self);
+  g_autofree char *cache_path = lwn_store_dup_feed_cache_path (self->store, url);
+  LwnFetchRequest request = {
+    .url = url,
+    .etag = lwn_store_get_etag (self->store, url),
+    .last_modified = lwn_store_get_last_modified (self->store, url),
+  };
+
+  /* Never two at once: a timer or click during a refresh is already served. */
+  if (self->refreshing)
+    return;
+
+  /* Without something to show, a 304 would leave the views empty. */
+  if (self->feed == NULL)
+    request.etag = request.last_modified = NULL;
+
+  g_clear_handle_id (&self->manual_id, g_source_remove);
+  set_refreshing (self, TRUE);
+  g_debug ("Refreshing %s", url);
+  lwn_feed_load_async (&request, cache_path, self->cancellable, load_cb, self);
+  emit_changed (self);
+}
+
+static void
+scheduler_refresh_due_cb (LwnScheduler *scheduler,
+                          LwnReader *self)
+{
+  refresh (self);
+}
+
+static void
+cache_parsed_cb (GObject *source,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  LwnReader *self;
+  g_autoptr (LwnFeed) feed = NULL;
+  g_autoptr (GError) error = NULL;
+
+  feed = lwn_feed_parse_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  if (feed == NULL)
+    g_warning ("Ignoring the saved copy of the feed: %s", error->message);
+  else if (self->feed == NULL)
+    {
+      g_debug ("Showing %u saved headlines", lwn_feed_get_n_items (feed));
+      show_feed (self, feed);
+      update (self);
+    }
+}
+
+static void
+cache_read_cb (GObject *source,
+               GAsyncResult *result,
+               gpointer user_data)
+{
+  LwnReader *self;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) body = NULL;
+  g_autofree char *content_type = NULL;
+
+  body = lwn_store_load_feed_body_finish (LWN_STORE (source), result, &content_type, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  if (body == NULL)
+    {
+      if (error != NULL)
+        g_warning ("Could not read the saved copy of the feed: %s", error->message);
+      return;
+    }
+
+  /* A network answer that came first is newer. */
+  if (self->feed == NULL)
+    lwn_feed_parse_async (body, content_type, current_url (self), self->cancellable, cache_parsed_cb, self);
+}
+
+static void
+load_cache (LwnReader *self)
+{
+  lwn_store_load_feed_body_async (self->store, current_url (self), self->cancellable, cache_read_cb, self);
+}
+
+static void
+lwn_reader_dispose (GObject *object)
+{
+  LwnReader *self = LWN_READER (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  if (self->save_cancellable != NULL)
+    g_cancellable_cancel (self->save_cancellable);
+  g_clear_handle_id (&self->save_idle_id, g_source_remove);
+  g_clear_handle_id (&self->manual_id, g_source_remove);
+  if (self->scheduler != NULL)
+    g_signal_handlers_disconnect_by_data (self->scheduler, self);
+  g_clear_object (&self->scheduler);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->save_cancellable);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->headline_by_id, g_hash_table_unref);
+  g_clear_object (&self->headlines);
+  g_clear_pointer (&self->feed, lwn_feed_unref);
+  g_clear_pointer (&self->unannounced, g_ptr_array_unref);
+  g_clear_pointer (&self->announcing, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (lwn_reader_parent_class)->dispose (object);
+}
+
+static void
+lwn_reader_finalize (GObject *object)
+{
+  LwnReader *self = LWN_READER (object);
+
+  g_free (self->feed_url);
+  g_free (self->error);
+  g_free (self->status);
+  g_free (self->save_error);
+
+  G_OBJECT_CLASS (lwn_reader_parent_class)->finalize (object);
+}
+
+static void
+lwn_reader_get_property (GObject *object,
+                         guint prop_id,
+                         GValue *value,
+                         GParamSpec *pspec)
+{
+  LwnReader *self = LWN_READER (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_int (value, lwn_reader_get_state (self));
+      break;
+    case PROP_REFRESHING:
+      g_value_set_boolean (value, self->refreshing);
+      break;
+    case PROP_STATUS:
+      g_value_set_string (value, self->status);
+      break;
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+    case PROP_N_UNREAD:
+      g_value_set_uint (value, self->n_unread);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+lwn_reader_class_init (LwnReaderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = lwn_reader_dispose;
+  object_class->finalize = lwn_reader_finalize;
+  object_class->get_property = lwn_reader_get_property;
+
+  /* An #LwnReaderState. */
+  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, LWN_READER_STATE_LOADING,
+                                             LWN_READER_STATE_FAILED, LWN_READER_STATE_LOADING, flags);
+  properties[PROP_REFRESHING] = g_param_spec_boolean ("refreshing", NULL, NULL, FALSE, flags);
+  properties[PROP_STATUS] = g_param_spec_string ("status", NULL, NULL, NULL, flags);
+  properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, flags);
+  properties[PROP_N_UNREAD] = g_param_spec_uint ("n-unread", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * LwnReader::changed:
+   *
+   * Something a view shows changed: the headlines, a read mark, the state,
+   * the status line or whether a refresh runs. Views coalesce their updates.
+   */
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * LwnReader::announce:
+   * @items: (element-type LwnFeedItem): new items, in feed order, already
+   *   recorded on disk as announced
+   * @max_single: up to this many deserve a notification each; group more
+   */
+  signals[SIGNAL_ANNOUNCE] = g_signal_new ("announce", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_PTR_ARRAY, G_TYPE_UINT);
+  /**
+   * LwnReader::alert:
+   * @summary: one line
+   * @body: what went wrong
+   *
+   * Something the person must be told once, beyond the status line: the
+   * state cannot be saved, so new headlines are not announced.
+   */
+  signals[SIGNAL_ALERT] = g_signal_new ("alert", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                        0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  /**
+   * LwnReader::read:
+   * @item_id: (nullable): the item that was read; %NULL when all were
+   */
+  signals[SIGNAL_READ] = g_signal_new ("read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+lwn_reader_init (LwnReader *self)
+{
+  self->notify = TRUE;
+  self->notify_security_lists = TRUE;
+  self->headlines = g_list_store_new (LWN_TYPE_HEADLINE);
+  self->headline_by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->cancellable = g_cancellable_new ();
+  self->save_cancellable = g_cancellable_new ();
+  self->unannounced = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+}
+
+/**
+ * lwn_reader_new:
+ * @store: the loaded state; the reader saves through it
+ * @feed_url: the feed to follow
+ *
+ * Returns: (transfer full): a reader that does nothing until lwn_reader_start()
+ */
+LwnReader *
+lwn_reader_new (LwnStore *store,
+                const char *feed_url)
+{
+  LwnReader *self;
+
+  g_return_val_if_fail (LWN_IS_STORE (store), NULL);
+  g_return_val_if_fail (feed_url != NULL, NULL);
+
+  self = g_object_new (LWN_TYPE_READER, NULL);
+  self->store = g_object_ref (store);
+  self->feed_url = g_strdup (feed_url);
+  self->scheduler = lwn_scheduler_new (LWN_DEFAULT_INTERVAL, FALSE);
+  g_signal_connect (self->scheduler, "refresh-due", G_CALLBACK (scheduler_refresh_due_cb), self);
+  self->status = compute_status (self);
+  return self;
+}
+
+/**
+ * lwn_reader_start:
+ * @self: a #LwnReader
+ *
+ * Shows the saved copy of the feed as soon as it is read, and starts polling
+ * with a request at once.
+ */
+void
+lwn_reader_start (LwnReader *self)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  if (self->started)
+    return;
+
+  self->started = TRUE;
+  load_cache (self);
+  lwn_scheduler_start (self->scheduler, 0);
+}
+
+/**
+ * lwn_reader_shutdown:
+ * @self: a #LwnReader
+ *
+ * Stops loading and writes what is not saved yet, waiting for the disk: for
+ * the end of the program, when nothing else needs the main loop.
+ */
+void
+lwn_reader_shutdown (LwnReader *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_return_if_fail (LWN_IS_READER (self));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->save_idle_id, g_source_remove);
+  g_clear_handle_id (&self->manual_id, g_source_remove);
+  if (!lwn_store_save (self->store, &error))
+    g_warning ("Could not save what was read: %s", error->message);
+}
+
+/**
+ * lwn_reader_set_feed_url:
+ * @self: a #LwnReader
+ * @feed_url: the feed to follow from now on
+ *
+ * Switches at once: what was shown belongs to the old feed, so the views go
+ * back to "Loading" until the new one's cache or first answer arrives.
+ */
+void
+lwn_reader_set_feed_url (LwnReader *self,
+                         const char *feed_url)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+  g_return_if_fail (feed_url != NULL);
+
+  if (g_strcmp0 (self->feed_url, feed_url) == 0)
+    return;
+
+  g_debug ("Switching to the feed at %s", feed_url);
+  g_free (self->feed_url);
+  self->feed_url = g_strdup (feed_url);
+
+  /* Cancel and replace: late results of the old feed must not land. */
+  g_cancellable_cancel (self->cancellable);
+  g_set_object (&self->cancellable, g_cancellable_new ());
+  set_refreshing (self, FALSE);
+  self->stopped = FALSE;
+  self->last_request_us = 0;
+  self->manual = self->manual_unchanged = FALSE;
+  set_error (self, NULL);
+  clear_feed (self);
+  lwn_scheduler_resume_polling (self->scheduler);
+  update (self);
+
+  if (self->started)
+    {
+      load_cache (self);
+      refresh (self);
+    }
+}
+
+const char *
+lwn_reader_get_feed_url (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return self->feed_url;
+}
+
+/**
+ * lwn_reader_set_interval:
+ * @self: a #LwnReader
+ * @seconds: the time between two polls
+ * @forced: %TRUE when given on the command line: then shorter than a
+ *   minute is allowed, for tests
+ */
+void
+lwn_reader_set_interval (LwnReader *self,
+                         guint seconds,
+                         gboolean forced)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  lwn_scheduler_set_interval (self->scheduler, seconds, forced);
+}
+
+/**
+ * lwn_reader_set_notify:
+ * @self: a #LwnReader
+ * @notify: whether new headlines are announced
+ *
+ * Items that arrive while this is off are still recorded as announced, so
+ * that turning it on again does not bring a flood.
+ */
+void
+lwn_reader_set_notify (LwnReader *self,
+                       gboolean notify)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  self->notify = notify;
+}
+
+/**
+ * lwn_reader_set_notify_security_lists:
+ * @self: a #LwnReader
+ * @notify: whether LWN's daily "Security updates for …" lists are announced
+ *
+ * Filters notifications only: the lists stay among the headlines.
+ */
+void
+lwn_reader_set_notify_security_lists (LwnReader *self,
+                                      gboolean notify)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  self->notify_security_lists = notify;
+}
+
+static gboolean
+manual_refresh_cb (gpointer user_data)
+{
+  LwnReader *self = user_data;
+
+  self->manual_id = 0;
+  /* The spinner has been on since the click; now the request is real. */
+  self->refreshing = FALSE;
+  refresh (self);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * lwn_reader_refresh:
+ * @self: a #LwnReader
+ *
+ * "Refresh now", "Retry" or a second start: asks the server with a
+ * conditional request, at once, or when the last request ended less than
+ * %LWN_READER_MANUAL_REFRESH_GAP_SECONDS ago, as soon as that gap is over;
+ * meanwhile it counts as refreshing. Never ignored, never a burst of
+ * requests. When nothing changed, the status line says so ("Up to date —
+ * checked 14:05").
+ */
+void
+lwn_reader_refresh (LwnReader *self)
+{
+  gint64 gap = LWN_READER_MANUAL_REFRESH_GAP_SECONDS * G_USEC_PER_SEC;
+  gint64 wait;
+
+  g_return_if_fail (LWN_IS_READER (self));
+
+  if (!self->started)
+    return;
+
+  self->manual = TRUE;
+  if (self->refreshing)
+    return;
+
+  wait = self->last_request_us == 0 ? 0 : self->last_request_us + gap - g_get_monotonic_time ();
+  if (wait <= 0)
+    {
+      refresh (self);
+      return;
+    }
+
+  self->manual_id = g_timeout_add ((guint) (wait / 1000) + 1, manual_refresh_cb, self);
+  set_refreshing (self, TRUE);
+  emit_changed (self);
+}
+
+/**
+ * lwn_reader_refresh_due:
+ * @self: a #LwnReader
+ *
+ * Polls now, as the timer would: for the network coming back and the like.
+ */
+void
+lwn_reader_refresh_due (LwnReader *self)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  if (self->started)
+    refresh (self);
+}
+
+/**
+ * lwn_reader_mark_read:
+ * @self: a #LwnReader
+ * @item_id: an item of the current feed
+ *
+ * Marks it read, saves soon (off the main thread) and tells the views.
+ */
+void
+lwn_reader_mark_read (LwnReader *self,
+                      const char *item_id)
+{
+  LwnHeadline *headline;
+
+  g_return_if_fail (LWN_IS_READER (self));
+  g_return_if_fail (item_id != NULL);
+
+  g_signal_emit (self, signals[SIGNAL_READ], 0, item_id);
+  if (!lwn_store_mark_read (self->store, item_id))
+    return;
+
+  headline = g_hash_table_lookup (self->headline_by_id, item_id);
+  if (headline != NULL)
+    lwn_headline_set_unread (headline, FALSE);
+  count_unread (self);
+  schedule_save (self);
+  emit_changed (self);
+}
+
+/**
+ * lwn_reader_open:
+ * @self: a #LwnReader
+ * @item_id: the item the person chose, by id (never by position: a view may
+ *   show an older list than the reader has)
+ *
+ * Marks the item read and says what to open.
+ *
+ * Returns: (transfer full) (nullable): the full-article http(s) URL to
+ *   open, or %NULL when the item is not in the feed or has no safe link
+ */
+char *
+lwn_reader_open (LwnReader *self,
+                 const char *item_id)
+{
+  LwnHeadline *headline;
+  const char *url;
+
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  headline = item_id != NULL ? g_hash_table_lookup (self->headline_by_id, item_id) : NULL;
+  if (headline == NULL)
+    return NULL;
+
+  url = lwn_headline_get_url (headline);
+  if (!lwn_url_is_launchable (url))
+    return NULL;
+
+  lwn_reader_mark_read (self, item_id);
+  return g_strdup (url);
+}
+
+/**
+ * lwn_reader_mark_all_read:
+ * @self: a #LwnReader
+ */
+void
+lwn_reader_mark_all_read (LwnReader *self)
+{
+  gboolean changed = FALSE;
+  guint n;
+
+  g_return_if_fail (LWN_IS_READER (self));
+
+  g_signal_emit (self, signals[SIGNAL_READ], 0, NULL);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->headlines));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (self->headlines), i);
+
+      changed |= lwn_store_mark_read (self->store, lwn_headline_get_id (headline));
+      lwn_headline_set_unread (headline, FALSE);
+    }
+
+  if (!changed)
+    return;
+
+  count_unread (self);
+  schedule_save (self);
+  emit_changed (self);
+}
+
+LwnReaderState
+lwn_reader_get_state (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), LWN_READER_STATE_LOADING);
+
+  if (self->feed != NULL)
+    return LWN_READER_STATE_READY;
+  return self->error != NULL ? LWN_READER_STATE_FAILED : LWN_READER_STATE_LOADING;
+}
+
+gboolean
+lwn_reader_get_refreshing (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), FALSE);
+
+  return self->refreshing;
+}
+
+/**
+ * lwn_reader_get_status:
+ * @self: a #LwnReader
+ *
+ * Returns: (nullable): the one-line status, e.g. "Updated 14:05", or why
+ *   updates or notifications stopped; %NULL before anything is known
+ */
+const char *
+lwn_reader_get_status (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return self->status;
+}
+
+/**
+ * lwn_reader_get_error:
+ * @self: a #LwnReader
+ *
+ * Returns: (nullable): why the last load failed, as a sentence
+ */
+const char *
+lwn_reader_get_error (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return self->error;
+}
+
+/**
+ * lwn_reader_get_headlines:
+ * @self: a #LwnReader
+ *
+ * Returns: (transfer none): every item of the current feed, in feed order,
+ *   as #LwnHeadline objects; empty until a feed is known
+ */
+GListModel *
+lwn_reader_get_headlines (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return G_LIST_MODEL (self->headlines);
+}
+
+guint
+lwn_reader_get_n_unread (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), 0);
+
+  return self->n_unread;
+}
+
+/**
+ * lwn_reader_get_feed:
+ * @self: a #LwnReader
+ *
+ * Returns: (transfer none) (nullable): the feed shown, %NULL until one is known
+ */
+LwnFeed *
+lwn_reader_get_feed (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return self->feed;
+}
+
+/**
+ * lwn_reader_dup_site_url:
+ * @self: a #LwnReader
+ *
+ * Returns: (transfer full) (nullable): the site the feed belongs to, or
+ *   before a feed is known (or when it names none) the root of its server;
+ *   always http(s)
+ */
+char *
+lwn_reader_dup_site_url (LwnReader *self)
+{
+  g_autoptr (GUri) uri = NULL;
+  const char *url;
+
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  if (self->feed != NULL && lwn_url_is_launchable (lwn_feed_get_link (self->feed)))
+    return g_strdup (lwn_feed_get_link (self->feed));
+
+  url = current_url (self);
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL || !lwn_url_is_launchable (url))
+    return NULL;
+  return g_uri_join (G_URI_FLAGS_NONE, g_uri_get_scheme (uri), NULL, g_uri_get_host (uri),
+                     g_uri_get_port (uri), "/", NULL, NULL);
+}
+
+/**
+ * lwn_reader_dup_site_name:
+ * @self: a #LwnReader
+ *
+ * Returns: (transfer full): what to call the feed's site: its title, or
+ *   before a feed is known the name of its server ("LWN.net" for LWN's)
+ */
+char *
+lwn_reader_dup_site_name (LwnReader *self)
+{
+  g_autoptr (GUri) uri = NULL;
+  const char *host;
+
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  if (self->feed != NULL && *lwn_feed_get_title (self->feed) != '\0')
+    return g_strdup (lwn_feed_get_title (self->feed));
+
+  uri = g_uri_parse (current_url (self), G_URI_FLAGS_NONE, NULL);
+  host = uri != NULL ? g_uri_get_host (uri) : NULL;
+  if (host == NULL || *host == '\0' || g_ascii_strcasecmp (host, "lwn.net") == 0
+      || g_ascii_strcasecmp (host, "www.lwn.net") == 0)
+    return g_strdup ("LWN.net");
+  return g_strdup (host);
+}
+
+/**
+ * lwn_reader_is_security_list:
+ * @item: a feed item
+ *
+ * Returns: whether @item is one of LWN's daily lists of distributions'
+ *   security updates ("Security updates for Monday")
+ */
+gboolean
+lwn_reader_is_security_list (LwnFeedItem *item)
+{
+  const char *title = lwn_feed_item_get_title (item);
+
+  return g_ascii_strncasecmp (title, SECURITY_LIST_PREFIX, strlen (SECURITY_LIST_PREFIX)) == 0;
+}

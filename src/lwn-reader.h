@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The reading model: the current feed, what was read and announced, the status line; it decides, views observe. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "lwn-feed.h"
+#include "lwn-headline.h"
+#include "lwn-store.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  LWN_READER_STATE_LOADING, /* nothing to show yet; the first load is under way */
+  LWN_READER_STATE_READY,   /* a feed is shown (from the network or the cache) */
+  LWN_READER_STATE_FAILED,  /* nothing to show: the last load failed, see lwn_reader_get_error() */
+} LwnReaderState;
+
+/* Up to this many new items get a notification each; more are grouped. */
+#define LWN_READER_MAX_SINGLE_ANNOUNCEMENTS 3
+/* A manual refresh this soon after the last request waits until this long after it. */
+#define LWN_READER_MANUAL_REFRESH_GAP_SECONDS 3
+
+#define LWN_TYPE_READER (lwn_reader_get_type ())
+G_DECLARE_FINAL_TYPE (LwnReader, lwn_reader, LWN, READER, GObject)
+
+/* clang-format off */
+LwnReader     *lwn_reader_new                  (LwnStore   *store,
+                                                const char *feed_url);
+void           lwn_reader_start                (LwnReader  *self);
+void           lwn_reader_shutdown             (LwnReader  *self);
+
+void           lwn_reader_set_feed_url         (LwnReader  *self,
+                                                const char *feed_url);
+const char    *lwn_reader_get_feed_url         (LwnReader  *self);
+void           lwn_reader_set_interval         (LwnReader  *self,
+                                                guint       seconds,
+                                                gboolean    forced);
+void           lwn_reader_set_notify           (LwnReader  *self,
+                                                gboolean    notify);
+void           lwn_reader_set_notify_security_lists (LwnReader *self,
+                                                gboolean    notify);
+
+void           lwn_reader_refresh              (LwnReader  *self);
+void           lwn_reader_refresh_due          (LwnReader  *self);
+char          *lwn_reader_open                 (LwnReader  *self,
+                                                const char *item_id);
+void           lwn_reader_mark_read            (LwnReader  *self,
+                                                const char *item_id);
+void           lwn_reader_mark_all_read        (LwnReader  *self);
+
+LwnReaderState lwn_reader_get_state            (LwnReader  *self);
+gboolean       lwn_reader_get_refreshing       (LwnReader  *self);
+const char    *lwn_reader_get_status           (LwnReader  *self);
+const char    *lwn_reader_get_error            (LwnReader  *self);
+GListModel    *lwn_reader_get_headlines        (LwnReader  *self);
+guint          lwn_reader_get_n_unread         (LwnReader  *self);
+LwnFeed       *lwn_reader_get_feed             (LwnReader  *self);
+char          *lwn_reader_dup_site_url         (LwnReader  *self);
+char          *lwn_reader_dup_site_name        (LwnReader  *self);
+gboolean       lwn_reader_is_security_list     (LwnFeedItem *item);
+/* clang-format on */
+
+G_END_DECLS

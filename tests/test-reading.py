@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""End-to-end checks of what the reading model promises the person at the panel: a late click opens
+the headline that was shown, grouped notifications keep their action, a hung notification server
+never freezes the menu, "Refresh now" is never a dead click, and a second start applies its options."""
+
+import os
+import re
+import sys
+import threading
+import time
+
+import lwn_e2e as e2e
+from gi.repository import Gio, GLib
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
+BULLET = e2e.BULLET
+SETTLE = 1.0
+
+
+def current(number, title=None):
+    return e2e.headline(number, title or "Current headline %d" % number)
+
+
+def headline_labels(entries):
+    return [entry["label"] for entry in e2e.split_menu(entries)[0]]
+
+
+def wait_headlines(menu, items, what=None):
+    expected = [BULLET + item["title"] for item in items]
+    return menu.wait(lambda entries: headline_labels(entries) == expected, what or "headlines %r" % expected)
+
+
+def start_loaded(s, items, *args, **kwargs):
+    s.server.set_items(items)
+    applet = s.start(*args, **kwargs)
+    menu = applet.menu()
+    wait_headlines(menu, items)
+    return applet, menu
+
+
+def status_line(menu):
+    for entry in e2e.split_menu(menu.visible_items())[1]:
+        if e2e.is_status_line(entry["label"]):
+            return entry["label"]
+    return ""
+
+
+def method_calls(s, method):
+    (calls,) = s.bus.call(
+        e2e.NOTIFY_NAME, e2e.NOTIFY_PATH, e2e.MOCK_IFACE, "GetMethodCalls", GLib.Variant("(s)", (method,)), "(a(tav))"
+    )
+    return calls
+
+
+def test_late_click(s):
+    """A click on a row the host still shows from before a refresh opens that row's
+    article; a click on a row that is gone opens nothing."""
+    first = [current(940003), current(940002), current(940001)]
+    applet, menu = start_loaded(s, first, interval=2)
+    ids = {entry["label"]: entry["id"] for entry in e2e.split_menu(menu.visible_items())[0]}
+
+    # A new item on top, the oldest one gone: every row moved.
+    second = [current(940004), first[0], first[1]]
+    s.server.set_items(second)
+    wait_headlines(menu, second, "the refreshed menu")
+
+    # The host clicks with the ids of the menu it had drawn before the refresh.
+    menu.click_id(ids[BULLET + first[1]["title"]])
+    assert s.recorder.wait_count(1) == [first[1]["link"]], s.recorder.urls()
+    # libdbusmenu refuses an id it no longer has: nothing may open either way.
+    try:
+        menu.click_id(ids[BULLET + first[2]["title"]])
+    except GLib.Error as error:
+        assert "does not refer to a menu item" in error.message, error.message
+    time.sleep(SETTLE)
+    assert s.recorder.urls() == [first[1]["link"]], s.recorder.urls()
+    applet.assert_alive()
+    assert applet.stop() == 0
+
+
+def test_grouped_notification_keeps_action(s):
+    """A second grouped notification updates the first in place, and the action of the
+    one on screen still works."""
+    first = [current(941000)]
+    applet, menu = start_loaded(s, first, interval=2)
+    s.notifier.wait_count(1)
+
+    batch1 = [current(941100 + n) for n in range(5)] + first
+    s.server.set_items(batch1)
+    wait_headlines(menu, batch1)
+    group = s.notifier.wait_count(2)[-1]
+    assert "5 new headlines from LWN.net" in group.summary, group
+
+    batch2 = [current(941200 + n) for n in range(4)] + batch1
+    s.server.set_items(batch2)
+    wait_headlines(menu, batch2[:20])
+    notifications = s.notifier.wait_count(3)
+    assert notifications[-1].replaces_id == group.id, notifications
+    assert "4 new headlines" in notifications[-1].summary, notifications[-1]
+
+    s.notifier.invoke(group.id, "default")
+    assert s.recorder.wait_count(1) == ["https://lwn.net"], s.recorder.urls()
+
+    # The capabilities were asked for once, not per notification.
+    assert len(method_calls(s, "GetCapabilities")) == 1, method_calls(s, "GetCapabilities")
+    assert applet.stop() == 0
+
+
+class HungNotificationServer:
+    """Owns org.freedesktop.Notifications on the scenario's bus and never answers."""
+
+    def __init__(self, bus_address):
+        self.invocations = []
+        self.loop = GLib.MainLoop(GLib.MainContext.new())
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self.run, args=(bus_address,), daemon=True)
+        self.thread.start()
+        assert self.ready.wait(e2e.TIMEOUT), "the hung notification server did not start"
+
+    def run(self, bus_address):
+        context = self.loop.get_context()
+        context.push_thread_default()
+        self.connection = Gio.DBusConnection.new_for_address_sync(
+            bus_address,
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+            None,
+            None,
+        )
+        info = Gio.DBusNodeInfo.new_for_xml(
+            """<node><interface name="org.freedesktop.Notifications">
+            <method name="GetCapabilities"><arg type="as" direction="out"/></method>
+            <method name="Notify"><arg type="s"/><arg type="u"/><arg type="s"/><arg type="s"/><arg type="s"/>
+              <arg type="as"/><arg type="a{sv}"/><arg type="i"/><arg type="u" direction="out"/></method>
+            <method name="CloseNotification"><arg type="u"/></method>
+            </interface></node>"""
+        )
+        self.connection.register_object(
+            e2e.NOTIFY_PATH, info.interfaces[0], lambda *args: self.invocations.append(args[-1]), None, None
+        )
+        self.connection.call_sync(
+            "org.freedesktop.DBus",
+            "/org/freedesktop/DBus",
+            "org.freedesktop.DBus",
+            "RequestName",
+            GLib.Variant("(su)", (e2e.NOTIFY_NAME, 4)),
+            None,
+            Gio.DBusCallFlags.NONE,
+            -1,
+            None,
+        )
+        self.ready.set()
+        self.loop.run()
+
+    def close(self):
+        self.loop.quit()
+        self.thread.join(5)
+
+
+def test_hung_notification_server(s):
+    """A notification server that never answers: new headlines still reach the menu,
+    the menu answers at once during the announcement, and clicks work."""
+    hung = HungNotificationServer(s.bus.address)
+    try:
+        first = [current(942000)]
+        applet, menu = start_loaded(s, first, interval=2)
+        fresh = [current(942001), current(942002)] + first
+        s.server.set_items(fresh)
+        wait_headlines(menu, fresh)
+
+        slowest = 0.0
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            menu.layout()
+            slowest = max(slowest, time.monotonic() - started)
+            time.sleep(0.05)
+        print("# slowest menu answer with a hung notification server: %.0f ms" % (slowest * 1000))
+        assert slowest < 1.0, slowest
+        assert hung.invocations, "nothing was asked of the notification server"
+
+        menu.click(BULLET + fresh[0]["title"])
+        assert s.recorder.wait_count(1) == [fresh[0]["link"]], s.recorder.urls()
+        assert applet.stop() == 0
+    finally:
+        hung.close()
+
+
+def test_refresh_now_answers(s):
+    """Refresh now right after a check is never a dead click: the server is asked
+    (conditionally) within seconds, and the status line says nothing changed."""
+    items = [current(943000)]
+    applet, menu = start_loaded(s, items)
+    s.server.wait_answered(1)
+    requests = s.server.count()
+    menu.click("Refresh now")
+    s.server.wait_requests(requests + 1)
+    menu.wait(lambda entries: status_line(menu).startswith("Up to date — checked "), "the up-to-date answer")
+    assert applet.stop() == 0
+
+
+def test_second_start_options(s):
+    """A second start applies its options in the running applet, or refuses bad ones
+    with one line and a non-zero exit; one without changes refreshes."""
+    items = [current(944000)]
+    applet, menu = start_loaded(s, items)
+    s.server.wait_answered(1)
+
+    other = e2e.FeedServer()
+    try:
+        other_items = [current(944100, "From the other feed")]
+        other.set_items(other_items)
+        second = s.launch(feed_url=other.url)
+        assert second.wait_exit() == 0, second.log()
+        wait_headlines(menu, other_items, "the other feed after a second start")
+
+        bad = s.launch(feed_url="ftp://example.com/feed")
+        assert bad.wait_exit() == 1, bad.log()
+        assert re.search(r"^lwn-tray: .*http", bad.log(), re.M), bad.log()
+        wait_headlines(menu, other_items, "nothing changed by the refused start")
+
+        zero = s.launch(interval=0)
+        assert zero.wait_exit() == 1, zero.log()
+
+        requests = other.count()
+        again = s.launch(feed_url=other.url)
+        assert again.wait_exit() == 0, again.log()
+        other.wait_requests(requests + 1)
+    finally:
+        other.close()
+    applet.assert_alive()
+    assert applet.stop() == 0
+
+
+TESTS = [
+    ("a late click opens the headline it was shown for", test_late_click),
+    ("grouped notifications update in place and keep their action", test_grouped_notification_keeps_action),
+    ("a hung notification server never freezes the menu", test_hung_notification_server),
+    ("Refresh now right after a check asks the server and answers", test_refresh_now_answers),
+    ("a second start applies or refuses its options", test_second_start_options),
+]
+
+
+def make_scenario(func):
+    return e2e.Scenario(BINARY, notifications=func is not test_hung_notification_server)
+
+
+def main():
+    if not BINARY or not os.access(BINARY, os.X_OK):
+        print("usage: test-reading.py PATH-TO-lwn-tray", file=sys.stderr)
+        return 2
+    selected = os.environ.get("LWN_E2E_ONLY")
+    tests = [test for test in TESTS if not selected or selected in test[1].__name__]
+    return e2e.run_tap(tests, make_scenario)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
