@@ -3,9 +3,12 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "lwn-store-private.h"
 
@@ -41,9 +44,10 @@ lwn_store_build_feed_cache_path (LwnStore *self,
  * @feed_url: a feed URL
  *
  * Names the file that keeps the last good body of @feed_url: one file per
- * URL in the cache folder, named after a hash of the URL. Call it on the
- * thread that owns @self and hand the path to a worker for
- * lwn_store_write_feed_cache().
+ * URL in the cache folder, named after a hash of the URL. For a configured
+ * URL known to have moved (lwn_store_set_moved_url()), that is the file of
+ * where it moved. Call it on the thread that owns @self and hand the path
+ * to a worker for lwn_store_write_feed_cache().
  *
  * Returns: (transfer full): the path of the cache file for @feed_url
  */
@@ -54,7 +58,7 @@ lwn_store_dup_feed_cache_path (LwnStore *self,
   g_return_val_if_fail (LWN_IS_STORE (self), NULL);
   g_return_val_if_fail (feed_url != NULL, NULL);
 
-  return lwn_store_build_feed_cache_path (self, feed_url);
+  return lwn_store_build_feed_cache_path (self, lwn_store_resolve_url (self, feed_url));
 }
 
 /**
@@ -330,4 +334,30 @@ lwn_store_load_feed_body_finish (LwnStore *self,
   if (out_content_type != NULL)
     *out_content_type = g_steal_pointer (&cached->content_type);
   return g_steal_pointer (&cached->body);
+}
+
+/* Moves the cache file at @from_path to @to_path, unless @to_path already
+ * holds a copy: a worker may have written the new URL's body before the
+ * move was recorded, and that copy is the newer one. */
+void
+lwn_store_move_feed_cache (const char *from_path,
+                           const char *to_path)
+{
+  int saved_errno;
+
+  /* link() is the rename that never replaces. */
+  if (link (from_path, to_path) == 0 || errno == EEXIST)
+    {
+      g_unlink (from_path);
+      return;
+    }
+
+  saved_errno = errno;
+  if (saved_errno == ENOENT)
+    return;
+
+  /* A file system without hard links: check, then rename. */
+  if (!g_file_test (to_path, G_FILE_TEST_EXISTS) && g_rename (from_path, to_path) == 0)
+    return;
+  g_warning ("Could not move the cached feed %s to %s: %s", from_path, to_path, g_strerror (saved_errno));
 }

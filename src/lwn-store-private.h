@@ -75,6 +75,8 @@ const char       **lwn_store_ids_to_strv            (LwnStoreIds *ids,
 gboolean           lwn_store_id_is_storable         (const char  *id);
 
 gboolean           lwn_store_value_is_storable      (const char  *value);
+const char        *lwn_store_resolve_url            (LwnStore    *self,
+                                                     const char  *url);
 void               lwn_store_reset                  (LwnStore    *self);
 
 LwnStoreReadResult lwn_store_read_bounded           (const char  *path,
@@ -88,6 +90,8 @@ gboolean           lwn_store_write_atomically       (const char  *path,
                                                      GError     **error);
 char              *lwn_store_build_feed_cache_path  (LwnStore    *self,
                                                      const char  *feed_url);
+void               lwn_store_move_feed_cache        (const char  *from_path,
+                                                     const char  *to_path);
 /* clang-format on */
 
 G_END_DECLS

@@ -35,6 +35,20 @@ replace_string (char **field,
   *field = copy;
 }
 
+/* Where @url now lives: where it moved if it is the configured URL of a
+ * recorded move, else @url itself. What is stored for a URL that moved
+ * permanently belongs to its new place, even when the caller still names
+ * the old one. */
+const char *
+lwn_store_resolve_url (LwnStore *self,
+                       const char *url)
+{
+  if (url != NULL && self->moved_to_url != NULL && strcmp (self->configured_url, url) == 0)
+    return self->moved_to_url;
+
+  return url;
+}
+
 /* Back to an empty state, as on a first run. */
 void
 lwn_store_reset (LwnStore *self)
@@ -291,7 +305,8 @@ lwn_store_has_history (LwnStore *self)
  * @last_modified: (nullable): the `Last-Modified` of the last good response
  *
  * Replaces the remembered validators. With neither @etag nor
- * @last_modified, forgets them.
+ * @last_modified, forgets them. For a configured URL known to have moved
+ * (lwn_store_set_moved_url()), they are kept for where it moved.
  */
 void
 lwn_store_set_validators (LwnStore *self,
@@ -308,14 +323,14 @@ lwn_store_set_validators (LwnStore *self,
   if (self->etag == NULL && self->last_modified == NULL)
     replace_string (&self->validators_url, NULL);
   else
-    replace_string (&self->validators_url, feed_url);
+    replace_string (&self->validators_url, lwn_store_resolve_url (self, feed_url));
 }
 
 static gboolean
 validators_match (LwnStore *self,
                   const char *feed_url)
 {
-  return feed_url != NULL && g_strcmp0 (self->validators_url, feed_url) == 0;
+  return feed_url != NULL && g_strcmp0 (self->validators_url, lwn_store_resolve_url (self, feed_url)) == 0;
 }
 
 /**
@@ -323,8 +338,8 @@ validators_match (LwnStore *self,
  * @self: a #LwnStore
  * @feed_url: the URL about to be fetched
  *
- * Returns: (transfer none) (nullable): the `ETag` stored for @feed_url, or
- *   %NULL if there is none or it belongs to another URL
+ * Returns: (transfer none) (nullable): the `ETag` stored for @feed_url (or
+ *   where it moved), or %NULL if there is none or it belongs to another URL
  */
 const char *
 lwn_store_get_etag (LwnStore *self,
@@ -341,7 +356,8 @@ lwn_store_get_etag (LwnStore *self,
  * @feed_url: the URL about to be fetched
  *
  * Returns: (transfer none) (nullable): the `Last-Modified` stored for
- *   @feed_url, or %NULL if there is none or it belongs to another URL
+ *   @feed_url (or where it moved), or %NULL if there is none or it belongs
+ *   to another URL
  */
 const char *
 lwn_store_get_last_modified (LwnStore *self,
@@ -352,6 +368,27 @@ lwn_store_get_last_modified (LwnStore *self,
   return validators_match (self, feed_url) ? self->last_modified : NULL;
 }
 
+/* Hands what was kept for @from_url, its validators and its cached body,
+ * to @to_url, where the feed now lives. */
+static void
+carry_over (LwnStore *self,
+            const char *from_url,
+            const char *to_url)
+{
+  g_autofree char *from_path = NULL;
+  g_autofree char *to_path = NULL;
+
+  if (from_url == NULL || strcmp (from_url, to_url) == 0)
+    return;
+
+  if (g_strcmp0 (self->validators_url, from_url) == 0)
+    replace_string (&self->validators_url, to_url);
+
+  from_path = lwn_store_build_feed_cache_path (self, from_url);
+  to_path = lwn_store_build_feed_cache_path (self, to_url);
+  lwn_store_move_feed_cache (from_path, to_path);
+}
+
 /**
  * lwn_store_set_moved_url:
  * @self: a #LwnStore
@@ -360,13 +397,20 @@ lwn_store_get_last_modified (LwnStore *self,
  *   to forget the move
  *
  * Remembers a permanent redirect for @configured_url, replacing any
- * earlier one.
+ * earlier one. The validators and the cached body kept for
+ * @configured_url, or for where it had moved before, now belong to
+ * @moved_to_url: the next start shows that body at once, and the next
+ * request can still be answered with 304. The cache file is renamed on the
+ * calling thread (one rename, no copy); a copy a worker already wrote for
+ * @moved_to_url is kept.
  */
 void
 lwn_store_set_moved_url (LwnStore *self,
                          const char *configured_url,
                          const char *moved_to_url)
 {
+  g_autofree char *previous = NULL;
+
   g_return_if_fail (LWN_IS_STORE (self));
   g_return_if_fail (configured_url != NULL);
 
@@ -380,8 +424,14 @@ lwn_store_set_moved_url (LwnStore *self,
       return;
     }
 
+  if (g_strcmp0 (self->configured_url, configured_url) == 0)
+    previous = g_steal_pointer (&self->moved_to_url);
   replace_string (&self->configured_url, configured_url);
   replace_string (&self->moved_to_url, moved_to_url);
+
+  /* The previous target first: it holds the newer copy, if any. */
+  carry_over (self, previous, self->moved_to_url);
+  carry_over (self, self->configured_url, self->moved_to_url);
 }
 
 /**

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests for LwnStore: round trips, bounds, corrupt files, failed writes, atomicity, and ordered async saves. */
+/* Tests for LwnStore: round trips, bounds, corrupt files, failed writes, atomicity, ordered async saves and moves. */
 
 #include "config.h"
 
@@ -1059,6 +1059,144 @@ test_feed_cache_load_async (void)
   load_result_clear (&result);
 }
 
+static void
+test_moved_url_carries_over (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GBytes) body = g_bytes_new_static ("<rss>old place</rss>", 20);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *content_type = NULL;
+  g_autofree char *old_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_autofree char *new_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+
+  g_test_summary ("After a permanent redirect, the validators and cached body of the old URL belong to the new one, "
+                  "also after a restart, so the next poll can get a 304 and the next start shows headlines at once.");
+
+  lwn_store_set_validators (store, FEED_URL, "\"v1\"", "Sat, 01 Jul 2023 10:00:00 GMT");
+  g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, "application/rss+xml", &error));
+  g_assert_no_error (error);
+
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  g_assert_cmpstr (lwn_store_get_etag (store, OTHER_URL), ==, "\"v1\"");
+  g_assert_cmpstr (lwn_store_get_last_modified (store, OTHER_URL), ==, "Sat, 01 Jul 2023 10:00:00 GMT");
+  read_back = lwn_store_load_feed_body (store, OTHER_URL, &content_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (read_back != NULL);
+  g_assert_true (g_bytes_equal (read_back, body));
+  g_assert_cmpstr (content_type, ==, "application/rss+xml");
+  /* Renamed, not copied. */
+  g_assert_true (!g_file_test (old_path, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&read_back, g_bytes_unref);
+  g_clear_pointer (&content_type, g_free);
+
+  loaded = reload (store);
+  g_assert_cmpstr (lwn_store_get_moved_url (loaded, FEED_URL), ==, OTHER_URL);
+  g_assert_cmpstr (lwn_store_get_etag (loaded, OTHER_URL), ==, "\"v1\"");
+  read_back = lwn_store_load_feed_body (loaded, OTHER_URL, &content_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (read_back != NULL);
+  g_assert_true (g_bytes_equal (read_back, body));
+  g_assert_cmpstr (content_type, ==, "application/rss+xml");
+  g_assert_true (g_file_test (new_path, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+test_moved_url_old_name (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) body = g_bytes_new_static ("<rss>fresh</rss>", 16);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *new_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+
+  g_test_summary ("What is stored under the configured URL after its move is recorded lands with the new URL.");
+
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  lwn_store_set_validators (store, FEED_URL, "\"v2\"", NULL);
+  g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (lwn_store_get_etag (store, OTHER_URL), ==, "\"v2\"");
+  path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_assert_cmpstr (path, ==, new_path);
+  read_back = lwn_store_load_feed_body (store, OTHER_URL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (read_back, body));
+}
+
+static void
+test_moved_url_again (void)
+{
+  static const char third_url[] = "https://example.org/lwn.rss";
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) stale = g_bytes_new_static ("<rss>stale</rss>", 16);
+  g_autoptr (GBytes) newer = g_bytes_new_static ("<rss>newer</rss>", 16);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *configured_path = NULL;
+  g_autofree char *previous_path = NULL;
+  g_autofree char *third_path = NULL;
+  g_autofree char *cache_dir = default_cache_dir ();
+  g_autofree char *names = NULL;
+  g_autofree char *third_name = NULL;
+
+  g_test_summary ("A second move carries over from where the feed first moved, and drops the stale copy "
+                  "under the configured URL.");
+
+  /* A stale copy under the configured URL and the current one where it first moved. */
+  configured_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_assert_true (lwn_store_write_feed_cache (configured_path, stale, NULL, &error));
+  g_assert_no_error (error);
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  previous_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+  g_assert_true (lwn_store_write_feed_cache (previous_path, newer, NULL, &error));
+  g_assert_no_error (error);
+  lwn_store_set_validators (store, OTHER_URL, "\"v3\"", NULL);
+
+  lwn_store_set_moved_url (store, FEED_URL, third_url);
+  g_assert_cmpstr (lwn_store_get_moved_url (store, FEED_URL), ==, third_url);
+  g_assert_cmpstr (lwn_store_get_etag (store, third_url), ==, "\"v3\"");
+  read_back = lwn_store_load_feed_body (store, third_url, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (read_back, newer));
+  g_clear_pointer (&read_back, g_bytes_unref);
+
+  /* Only the file of where the feed lives now is left. */
+  third_path = lwn_store_dup_feed_cache_path (store, third_url);
+  third_name = g_path_get_basename (third_path);
+  names = list_dir (cache_dir);
+  g_assert_cmpstr (names, ==, third_name);
+}
+
+static void
+test_moved_url_keeps_newer (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) old = g_bytes_new_static ("<rss>old</rss>", 14);
+  g_autoptr (GBytes) fresh = g_bytes_new_static ("<rss>fresh</rss>", 16);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *old_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_autofree char *new_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+
+  g_test_summary ("A copy a worker wrote for the new URL before the move was recorded is kept, "
+                  "not replaced by the old URL's older one.");
+
+  g_assert_true (lwn_store_write_feed_cache (old_path, old, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_write_feed_cache (new_path, fresh, NULL, &error));
+  g_assert_no_error (error);
+
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  read_back = lwn_store_load_feed_body (store, OTHER_URL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (read_back, fresh));
+  g_assert_true (!g_file_test (old_path, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1099,6 +1237,10 @@ main (int argc,
   g_test_add_func ("/store/feed-cache/thread", test_feed_cache_thread);
   g_test_add_func ("/store/feed-cache/not-ours", test_feed_cache_not_ours);
   g_test_add_func ("/store/feed-cache/load-async", test_feed_cache_load_async);
+  g_test_add_func ("/store/moved-url/carries-over", test_moved_url_carries_over);
+  g_test_add_func ("/store/moved-url/old-name", test_moved_url_old_name);
+  g_test_add_func ("/store/moved-url/again", test_moved_url_again);
+  g_test_add_func ("/store/moved-url/keeps-newer", test_moved_url_keeps_newer);
 
   return g_test_run ();
 }
