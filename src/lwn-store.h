@@ -21,54 +21,75 @@ GQuark lwn_store_error_quark (void);
 G_DECLARE_FINAL_TYPE (LwnStore, lwn_store, LWN, STORE, GObject)
 
 /* clang-format off */
-LwnStore   *lwn_store_new               (const char *state_dir,
-                                         const char *cache_dir);
-gboolean    lwn_store_load              (LwnStore   *self,
-                                         GError    **error);
-gboolean    lwn_store_save              (LwnStore   *self,
-                                         GError    **error);
+LwnStore   *lwn_store_new                   (const char          *state_dir,
+                                             const char          *cache_dir);
+gboolean    lwn_store_load                  (LwnStore            *self,
+                                             GError             **error);
+gboolean    lwn_store_save                  (LwnStore            *self,
+                                             GError             **error);
+void        lwn_store_save_async            (LwnStore            *self,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+gboolean    lwn_store_save_finish           (LwnStore            *self,
+                                             GAsyncResult        *result,
+                                             GError             **error);
 
-gboolean    lwn_store_is_read           (LwnStore   *self,
-                                         const char *id);
-gboolean    lwn_store_mark_read         (LwnStore   *self,
-                                         const char *id);
-gboolean    lwn_store_is_announced      (LwnStore   *self,
-                                         const char *id);
-gboolean    lwn_store_mark_announced    (LwnStore   *self,
-                                         const char *id);
-gboolean    lwn_store_has_history       (LwnStore   *self);
+gboolean    lwn_store_is_read               (LwnStore            *self,
+                                             const char          *id);
+gboolean    lwn_store_mark_read             (LwnStore            *self,
+                                             const char          *id);
+gboolean    lwn_store_is_announced          (LwnStore            *self,
+                                             const char          *id);
+gboolean    lwn_store_mark_announced        (LwnStore            *self,
+                                             const char          *id);
+gboolean    lwn_store_has_history           (LwnStore            *self);
 
-void        lwn_store_set_validators    (LwnStore   *self,
-                                         const char *feed_url,
-                                         const char *etag,
-                                         const char *last_modified);
-const char *lwn_store_get_etag          (LwnStore   *self,
-                                         const char *feed_url);
-const char *lwn_store_get_last_modified (LwnStore   *self,
-                                         const char *feed_url);
+void        lwn_store_set_validators        (LwnStore            *self,
+                                             const char          *feed_url,
+                                             const char          *etag,
+                                             const char          *last_modified);
+const char *lwn_store_get_etag              (LwnStore            *self,
+                                             const char          *feed_url);
+const char *lwn_store_get_last_modified     (LwnStore            *self,
+                                             const char          *feed_url);
 
-void        lwn_store_set_moved_url     (LwnStore   *self,
-                                         const char *configured_url,
-                                         const char *moved_to_url);
-const char *lwn_store_get_moved_url     (LwnStore   *self,
-                                         const char *configured_url);
+void        lwn_store_set_moved_url         (LwnStore            *self,
+                                             const char          *configured_url,
+                                             const char          *moved_to_url);
+const char *lwn_store_get_moved_url         (LwnStore            *self,
+                                             const char          *configured_url);
 
-gboolean    lwn_store_save_feed_body    (LwnStore   *self,
-                                         const char *feed_url,
-                                         GBytes     *body,
-                                         const char *content_type,
-                                         GError    **error);
-GBytes     *lwn_store_load_feed_body    (LwnStore   *self,
-                                         const char *feed_url,
-                                         char      **out_content_type,
-                                         GError    **error);
+char       *lwn_store_dup_feed_cache_path   (LwnStore            *self,
+                                             const char          *feed_url);
+gboolean    lwn_store_write_feed_cache      (const char          *path,
+                                             GBytes              *body,
+                                             const char          *content_type,
+                                             GError             **error);
+gboolean    lwn_store_save_feed_body        (LwnStore            *self,
+                                             const char          *feed_url,
+                                             GBytes              *body,
+                                             const char          *content_type,
+                                             GError             **error);
+GBytes     *lwn_store_load_feed_body        (LwnStore            *self,
+                                             const char          *feed_url,
+                                             char               **out_content_type,
+                                             GError             **error);
+void        lwn_store_load_feed_body_async  (LwnStore            *self,
+                                             const char          *feed_url,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+GBytes     *lwn_store_load_feed_body_finish (LwnStore            *self,
+                                             GAsyncResult        *result,
+                                             char               **out_content_type,
+                                             GError             **error);
 
-void        lwn_store_set_last_success  (LwnStore   *self,
-                                         GDateTime  *when);
-GDateTime  *lwn_store_get_last_success  (LwnStore   *self);
+void        lwn_store_set_last_success      (LwnStore            *self,
+                                             GDateTime           *when);
+GDateTime  *lwn_store_get_last_success      (LwnStore            *self);
 
-const char *lwn_store_get_state_path    (LwnStore   *self);
-const char *lwn_store_get_cache_path    (LwnStore   *self);
+const char *lwn_store_get_state_path        (LwnStore            *self);
 /* clang-format on */
 
 G_END_DECLS

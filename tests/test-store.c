@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests for LwnStore: round trips, bounds, corrupt files, failed writes and atomicity. */
+/* Tests for LwnStore: round trips, bounds, corrupt files, failed writes, atomicity, ordered async saves and moves. */
 
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -21,19 +22,24 @@ default_state_dir (void)
   return g_build_filename (g_get_user_state_dir (), "lwn-tray", NULL);
 }
 
+static char *
+default_cache_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "lwn-tray", NULL);
+}
+
+/* A new store in the same (XDG) folders as @store, loaded from its saved state. */
 static LwnStore *
 reload (LwnStore *store)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *state_dir = NULL;
-  g_autofree char *cache_dir = NULL;
   LwnStore *fresh;
 
   g_assert_true (lwn_store_save (store, &error));
   g_assert_no_error (error);
 
-  g_object_get (store, "state-dir", &state_dir, "cache-dir", &cache_dir, NULL);
-  fresh = lwn_store_new (state_dir, cache_dir);
+  fresh = lwn_store_new (NULL, NULL);
+  g_assert_cmpstr (lwn_store_get_state_path (fresh), ==, lwn_store_get_state_path (store));
   g_assert_true (lwn_store_load (fresh, &error));
   g_assert_no_error (error);
 
@@ -77,12 +83,16 @@ test_first_run (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *state_dir = default_state_dir ();
   g_autofree char *expected = g_build_filename (state_dir, "state.ini", NULL);
-  g_autofree char *expected_cache = g_build_filename (g_get_user_cache_dir (), "lwn-tray", "feed", NULL);
+  g_autofree char *cache_dir = default_cache_dir ();
+  g_autofree char *cache_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_autofree char *cache_parent = g_path_get_dirname (cache_path);
+  g_autofree char *other_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
 
   g_test_summary ("A missing state file is a first run: load succeeds with an empty state in the XDG folders.");
 
   g_assert_cmpstr (lwn_store_get_state_path (store), ==, expected);
-  g_assert_cmpstr (lwn_store_get_cache_path (store), ==, expected_cache);
+  g_assert_cmpstr (cache_parent, ==, cache_dir);
+  g_assert_cmpstr (other_path, !=, cache_path);
 
   g_assert_true (lwn_store_load (store, &error));
   g_assert_no_error (error);
@@ -308,6 +318,7 @@ test_feed_body (void)
   g_autoptr (GBytes) other = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *content_type = NULL;
+  g_autofree char *cache_path = NULL;
   char stale[] = "stale";
   char *other_type = stale;
 
@@ -333,7 +344,8 @@ test_feed_body (void)
   g_assert_true (other_type == NULL);
 
   /* A cache file removed behind our back is simply no cache. */
-  g_assert_cmpint (g_unlink (lwn_store_get_cache_path (loaded)), ==, 0);
+  cache_path = lwn_store_dup_feed_cache_path (loaded, FEED_URL);
+  g_assert_cmpint (g_unlink (cache_path), ==, 0);
   g_assert_true (lwn_store_load_feed_body (loaded, FEED_URL, NULL, &error) == NULL);
   g_assert_no_error (error);
 }
@@ -344,6 +356,7 @@ test_feed_body_unreadable (void)
   g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
   g_autoptr (GBytes) body = g_bytes_new_static ("<rss/>", 6);
   g_autoptr (GError) error = NULL;
+  g_autofree char *cache_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
 
   g_test_summary ("An unreadable cache file gives NULL with an I/O error naming it.");
 
@@ -351,12 +364,12 @@ test_feed_body_unreadable (void)
   g_assert_no_error (error);
 
   /* A folder where the file should be cannot be read as one, even by root. */
-  g_assert_cmpint (g_unlink (lwn_store_get_cache_path (store)), ==, 0);
-  g_assert_cmpint (g_mkdir (lwn_store_get_cache_path (store), 0700), ==, 0);
+  g_assert_cmpint (g_unlink (cache_path), ==, 0);
+  g_assert_cmpint (g_mkdir (cache_path, 0700), ==, 0);
 
   g_assert_true (lwn_store_load_feed_body (store, FEED_URL, NULL, &error) == NULL);
   g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO);
-  g_assert_true (strstr (error->message, lwn_store_get_cache_path (store)) != NULL);
+  g_assert_true (strstr (error->message, cache_path) != NULL);
 }
 
 static void
@@ -621,7 +634,9 @@ test_atomic_files (void)
   g_autoptr (GBytes) body = g_bytes_new_static ("<rss/>", 6);
   g_autoptr (GError) error = NULL;
   g_autofree char *state_dir = default_state_dir ();
-  g_autofree char *cache_dir = g_build_filename (g_get_user_cache_dir (), "lwn-tray", NULL);
+  g_autofree char *cache_dir = default_cache_dir ();
+  g_autofree char *cache_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_autofree char *cache_name = g_path_get_basename (cache_path);
   g_autofree char *state_names = NULL;
   g_autofree char *cache_names = NULL;
   GStatBuf st;
@@ -642,14 +657,544 @@ test_atomic_files (void)
   state_names = list_dir (state_dir);
   cache_names = list_dir (cache_dir);
   g_assert_cmpstr (state_names, ==, "state.ini");
-  g_assert_cmpstr (cache_names, ==, "feed");
+  g_assert_cmpstr (cache_names, ==, cache_name);
 
   g_assert_cmpint (g_stat (state_dir, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0700);
   g_assert_cmpint (g_stat (lwn_store_get_state_path (store), &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-  g_assert_cmpint (g_stat (lwn_store_get_cache_path (store), &st), ==, 0);
+  g_assert_cmpint (g_stat (cache_path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+}
+
+/* Runs the default main context until *@flag is set. */
+static void
+wait_for (gboolean *flag)
+{
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+typedef struct
+{
+  LwnStore *store;
+  GArray *order;  /* the tags of the saves, in the order they completed */
+  guint pending;  /* saves not completed yet */
+  guint failures; /* saves that completed with an error */
+  GError *error;  /* the first error */
+} SaveLog;
+
+static void
+save_log_clear (SaveLog *log)
+{
+  g_clear_pointer (&log->order, g_array_unref);
+  g_clear_error (&log->error);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SaveLog, save_log_clear)
+
+static void
+logged_save_cb (GObject *source,
+                GAsyncResult *result,
+                gpointer user_data)
+{
+  SaveLog *log = g_object_get_data (source, "save-log");
+  guint tag = GPOINTER_TO_UINT (user_data);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (source == G_OBJECT (log->store));
+  if (!lwn_store_save_finish (log->store, result, &error))
+    {
+      log->failures++;
+      if (log->error == NULL)
+        log->error = g_steal_pointer (&error);
+    }
+  g_array_append_val (log->order, tag);
+  log->pending--;
+}
+
+static void
+save_logged (SaveLog *log,
+             guint tag)
+{
+  log->pending++;
+  lwn_store_save_async (log->store, NULL, logged_save_cb, GUINT_TO_POINTER (tag));
+}
+
+static void
+save_log_init (SaveLog *log,
+               LwnStore *store)
+{
+  log->store = store;
+  log->order = g_array_new (FALSE, FALSE, sizeof (guint));
+  log->pending = 0;
+  log->failures = 0;
+  log->error = NULL;
+  g_object_set_data (G_OBJECT (store), "save-log", log);
+}
+
+static void
+save_log_wait (SaveLog *log)
+{
+  while (log->pending > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_save_async_order (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (SaveLog) log = { 0 };
+
+  g_test_summary ("Many saves in a row complete in the order they were asked for, and the file ends with the last state.");
+
+  save_log_init (&log, store);
+  for (guint i = 0; i < 50; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("id-%u", i);
+      g_autofree char *etag = g_strdup_printf ("\"v%u\"", i);
+
+      lwn_store_mark_read (store, id);
+      lwn_store_set_validators (store, FEED_URL, etag, NULL);
+      save_logged (&log, i);
+      /* Let some writes finish between the requests, not all. */
+      if (i % 7 == 0)
+        g_main_context_iteration (NULL, FALSE);
+    }
+  save_log_wait (&log);
+
+  g_assert_no_error (log.error);
+  g_assert_cmpuint (log.order->len, ==, 50);
+  for (guint i = 0; i < log.order->len; i++)
+    g_assert_cmpuint (g_array_index (log.order, guint, i), ==, i);
+
+  g_assert_true (lwn_store_load (loaded, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (lwn_store_get_etag (loaded, FEED_URL), ==, "\"v49\"");
+  for (guint i = 0; i < 50; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("id-%u", i);
+
+      g_assert_true (lwn_store_is_read (loaded, id));
+    }
+}
+
+static void
+test_save_async_in_flight (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (SaveLog) log = { 0 };
+
+  g_test_summary ("A save asked for while another is being written waits for it, then writes the state as it is then.");
+
+  save_log_init (&log, store);
+  lwn_store_mark_read (store, "first");
+  save_logged (&log, 0);
+  /* The first write is in flight: this one waits for it. */
+  lwn_store_mark_read (store, "second");
+  save_logged (&log, 1);
+  /* Changed after both calls, before the second write began. */
+  lwn_store_set_validators (store, FEED_URL, "\"late\"", NULL);
+  save_log_wait (&log);
+
+  g_assert_no_error (log.error);
+  g_assert_cmpuint (log.order->len, ==, 2);
+  g_assert_cmpuint (g_array_index (log.order, guint, 0), ==, 0);
+  g_assert_cmpuint (g_array_index (log.order, guint, 1), ==, 1);
+
+  g_assert_true (lwn_store_load (loaded, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_is_read (loaded, "first"));
+  g_assert_true (lwn_store_is_read (loaded, "second"));
+  g_assert_cmpstr (lwn_store_get_etag (loaded, FEED_URL), ==, "\"late\"");
+}
+
+static void
+test_save_sync_after_async (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (SaveLog) log = { 0 };
+
+  g_test_summary ("A save in place while an asynchronous one is pending waits for it, "
+                  "and is never overwritten by its older state.");
+
+  save_log_init (&log, store);
+  for (guint round = 0; round < 50; round++)
+    {
+      g_autofree char *etag = g_strdup_printf ("\"v%u\"", round);
+      g_autoptr (LwnStore) loaded = lwn_store_new (NULL, NULL);
+
+      lwn_store_mark_read (store, etag);
+      save_logged (&log, round);
+      lwn_store_set_validators (store, FEED_URL, etag, NULL);
+      g_assert_true (lwn_store_save (store, &error));
+      g_assert_no_error (error);
+      save_log_wait (&log);
+
+      g_assert_true (lwn_store_load (loaded, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (lwn_store_get_etag (loaded, FEED_URL), ==, etag);
+    }
+  g_assert_no_error (log.error);
+}
+
+/* A state folder nobody can create, even root: its parent is a regular file. */
+static char *
+make_impossible_dir (void)
+{
+  g_autofree char *blocker = g_build_filename (g_get_user_state_dir (), "file", NULL);
+
+  write_file (blocker, "not a folder", -1);
+  return g_build_filename (blocker, "sub", NULL);
+}
+
+static void
+test_save_async_fails (void)
+{
+  g_autofree char *state_dir = make_impossible_dir ();
+  g_autoptr (LwnStore) store = lwn_store_new (state_dir, state_dir);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *expected = NULL;
+  g_auto (SaveLog) log = { 0 };
+
+  g_test_summary ("An asynchronous save that cannot write fails with an I/O error naming the file and the reason, "
+                  "and the saves behind it still complete.");
+
+  expected = g_strdup_printf ("%s/state.ini", state_dir);
+  save_log_init (&log, store);
+  lwn_store_mark_read (store, "kept");
+  save_logged (&log, 0);
+  save_logged (&log, 1);
+  save_logged (&log, 2);
+  save_log_wait (&log);
+
+  g_assert_cmpuint (log.failures, ==, 3);
+  g_assert_error (log.error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO);
+  g_test_message ("%s", log.error->message);
+  g_assert_true (strstr (log.error->message, expected) != NULL);
+  g_assert_true (strstr (log.error->message, g_strerror (ENOTDIR)) != NULL);
+  g_assert_true (lwn_store_is_read (store, "kept"));
+
+  g_assert_true (!lwn_store_save (store, &error));
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, log.error->message);
+}
+
+static void
+test_save_async_cancelled (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = lwn_store_new (NULL, NULL);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (SaveLog) log = { 0 };
+
+  g_test_summary ("A cancelled save reports G_IO_ERROR_CANCELLED and does not hold up the others.");
+
+  save_log_init (&log, store);
+  lwn_store_mark_read (store, "a");
+  log.pending++;
+  lwn_store_save_async (store, cancellable, logged_save_cb, GUINT_TO_POINTER (0));
+  g_cancellable_cancel (cancellable);
+  lwn_store_mark_read (store, "b");
+  save_logged (&log, 1);
+  save_log_wait (&log);
+
+  g_assert_cmpuint (log.failures, ==, 1);
+  g_assert_error (log.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (g_array_index (log.order, guint, 0), ==, 0);
+  g_assert_true (lwn_store_load (loaded, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_is_read (loaded, "b"));
+}
+
+typedef struct
+{
+  char *path;
+  GBytes *body;
+  const char *content_type;
+} CacheWrite;
+
+static gpointer
+write_cache_thread (gpointer data)
+{
+  CacheWrite *job = data;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (lwn_store_write_feed_cache (job->path, job->body, job->content_type, &error));
+  g_assert_no_error (error);
+  return NULL;
+}
+
+static void
+test_feed_cache_thread (void)
+{
+  static const char body_text[] = "<rss>\0\n\xff binary</rss>";
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) body = g_bytes_new_static (body_text, sizeof body_text - 1);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *content_type = NULL;
+  g_autofree char *path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  CacheWrite job = { path, body, "application/rss+xml; charset=utf-8" };
+  CacheWrite bad_type = { path, body, "text/xml\nX-Injected: yes" };
+  GThread *thread;
+
+  g_test_summary ("A worker thread writes the cache with only a path; the store reads it back, content type and all.");
+
+  thread = g_thread_new ("cache-writer", write_cache_thread, &job);
+  g_thread_join (thread);
+
+  read_back = lwn_store_load_feed_body (store, FEED_URL, &content_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (read_back != NULL);
+  g_assert_true (g_bytes_equal (read_back, body));
+  g_assert_cmpstr (content_type, ==, "application/rss+xml; charset=utf-8");
+  g_clear_pointer (&read_back, g_bytes_unref);
+  g_clear_pointer (&content_type, g_free);
+
+  /* A content type that would break the file's lines is not kept. */
+  thread = g_thread_new ("cache-writer", write_cache_thread, &bad_type);
+  g_thread_join (thread);
+  read_back = lwn_store_load_feed_body (store, FEED_URL, &content_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (read_back, body));
+  g_assert_true (content_type == NULL);
+}
+
+static void
+test_feed_cache_not_ours (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+
+  g_test_summary ("A cache file without our header is reported as corrupt, naming it, and not parsed as a feed.");
+
+  write_file (path, "<rss/>", -1);
+  g_assert_true (lwn_store_load_feed_body (store, FEED_URL, NULL, &error) == NULL);
+  g_assert_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT);
+  g_assert_true (strstr (error->message, path) != NULL);
+}
+
+typedef struct
+{
+  gboolean done;
+  GBytes *body;
+  char *content_type;
+  GError *error;
+} LoadResult;
+
+static void
+load_result_clear (LoadResult *result)
+{
+  g_clear_pointer (&result->body, g_bytes_unref);
+  g_clear_pointer (&result->content_type, g_free);
+  g_clear_error (&result->error);
+  result->done = FALSE;
+}
+
+static void
+load_body_cb (GObject *source,
+              GAsyncResult *result,
+              gpointer user_data)
+{
+  LoadResult *out = user_data;
+
+  out->body = lwn_store_load_feed_body_finish (LWN_STORE (source), result, &out->content_type, &out->error);
+  out->done = TRUE;
+}
+
+static void
+load_async (LwnStore *store,
+            const char *url,
+            GCancellable *cancellable,
+            LoadResult *result)
+{
+  load_result_clear (result);
+  lwn_store_load_feed_body_async (store, url, cancellable, load_body_cb, result);
+  wait_for (&result->done);
+}
+
+static void
+test_feed_cache_load_async (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) body = g_bytes_new_static ("<feed/>", 7);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *other_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+  LoadResult result = { 0 };
+
+  g_test_summary ("The cache is read on a worker: the body and type, nothing without an error, or the error.");
+
+  load_async (store, FEED_URL, NULL, &result);
+  g_assert_no_error (result.error);
+  g_assert_true (result.body == NULL);
+  g_assert_true (result.content_type == NULL);
+
+  g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, "application/atom+xml", &error));
+  g_assert_no_error (error);
+  load_async (store, FEED_URL, NULL, &result);
+  g_assert_no_error (result.error);
+  g_assert_true (g_bytes_equal (result.body, body));
+  g_assert_cmpstr (result.content_type, ==, "application/atom+xml");
+
+  write_file (other_path, "junk", -1);
+  load_async (store, OTHER_URL, NULL, &result);
+  g_assert_error (result.error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT);
+  g_assert_true (result.body == NULL);
+
+  g_cancellable_cancel (cancellable);
+  load_async (store, FEED_URL, cancellable, &result);
+  g_assert_error (result.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (result.body == NULL);
+  g_assert_true (result.content_type == NULL);
+
+  load_result_clear (&result);
+}
+
+static void
+test_moved_url_carries_over (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GBytes) body = g_bytes_new_static ("<rss>old place</rss>", 20);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *content_type = NULL;
+  g_autofree char *old_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_autofree char *new_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+
+  g_test_summary ("After a permanent redirect, the validators and cached body of the old URL belong to the new one, "
+                  "also after a restart, so the next poll can get a 304 and the next start shows headlines at once.");
+
+  lwn_store_set_validators (store, FEED_URL, "\"v1\"", "Sat, 01 Jul 2023 10:00:00 GMT");
+  g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, "application/rss+xml", &error));
+  g_assert_no_error (error);
+
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  g_assert_cmpstr (lwn_store_get_etag (store, OTHER_URL), ==, "\"v1\"");
+  g_assert_cmpstr (lwn_store_get_last_modified (store, OTHER_URL), ==, "Sat, 01 Jul 2023 10:00:00 GMT");
+  read_back = lwn_store_load_feed_body (store, OTHER_URL, &content_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (read_back != NULL);
+  g_assert_true (g_bytes_equal (read_back, body));
+  g_assert_cmpstr (content_type, ==, "application/rss+xml");
+  /* Renamed, not copied. */
+  g_assert_true (!g_file_test (old_path, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&read_back, g_bytes_unref);
+  g_clear_pointer (&content_type, g_free);
+
+  loaded = reload (store);
+  g_assert_cmpstr (lwn_store_get_moved_url (loaded, FEED_URL), ==, OTHER_URL);
+  g_assert_cmpstr (lwn_store_get_etag (loaded, OTHER_URL), ==, "\"v1\"");
+  read_back = lwn_store_load_feed_body (loaded, OTHER_URL, &content_type, &error);
+  g_assert_no_error (error);
+  g_assert_true (read_back != NULL);
+  g_assert_true (g_bytes_equal (read_back, body));
+  g_assert_cmpstr (content_type, ==, "application/rss+xml");
+  g_assert_true (g_file_test (new_path, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+test_moved_url_old_name (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) body = g_bytes_new_static ("<rss>fresh</rss>", 16);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *new_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+
+  g_test_summary ("What is stored under the configured URL after its move is recorded lands with the new URL.");
+
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  lwn_store_set_validators (store, FEED_URL, "\"v2\"", NULL);
+  g_assert_true (lwn_store_save_feed_body (store, FEED_URL, body, NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (lwn_store_get_etag (store, OTHER_URL), ==, "\"v2\"");
+  path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_assert_cmpstr (path, ==, new_path);
+  read_back = lwn_store_load_feed_body (store, OTHER_URL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (read_back, body));
+}
+
+static void
+test_moved_url_again (void)
+{
+  static const char third_url[] = "https://example.org/lwn.rss";
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) stale = g_bytes_new_static ("<rss>stale</rss>", 16);
+  g_autoptr (GBytes) newer = g_bytes_new_static ("<rss>newer</rss>", 16);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *configured_path = NULL;
+  g_autofree char *previous_path = NULL;
+  g_autofree char *third_path = NULL;
+  g_autofree char *cache_dir = default_cache_dir ();
+  g_autofree char *names = NULL;
+  g_autofree char *third_name = NULL;
+
+  g_test_summary ("A second move carries over from where the feed first moved, and drops the stale copy "
+                  "under the configured URL.");
+
+  /* A stale copy under the configured URL and the current one where it first moved. */
+  configured_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_assert_true (lwn_store_write_feed_cache (configured_path, stale, NULL, &error));
+  g_assert_no_error (error);
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  previous_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+  g_assert_true (lwn_store_write_feed_cache (previous_path, newer, NULL, &error));
+  g_assert_no_error (error);
+  lwn_store_set_validators (store, OTHER_URL, "\"v3\"", NULL);
+
+  lwn_store_set_moved_url (store, FEED_URL, third_url);
+  g_assert_cmpstr (lwn_store_get_moved_url (store, FEED_URL), ==, third_url);
+  g_assert_cmpstr (lwn_store_get_etag (store, third_url), ==, "\"v3\"");
+  read_back = lwn_store_load_feed_body (store, third_url, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (read_back, newer));
+  g_clear_pointer (&read_back, g_bytes_unref);
+
+  /* Only the file of where the feed lives now is left. */
+  third_path = lwn_store_dup_feed_cache_path (store, third_url);
+  third_name = g_path_get_basename (third_path);
+  names = list_dir (cache_dir);
+  g_assert_cmpstr (names, ==, third_name);
+}
+
+static void
+test_moved_url_keeps_newer (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GBytes) old = g_bytes_new_static ("<rss>old</rss>", 14);
+  g_autoptr (GBytes) fresh = g_bytes_new_static ("<rss>fresh</rss>", 16);
+  g_autoptr (GBytes) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *old_path = lwn_store_dup_feed_cache_path (store, FEED_URL);
+  g_autofree char *new_path = lwn_store_dup_feed_cache_path (store, OTHER_URL);
+
+  g_test_summary ("A copy a worker wrote for the new URL before the move was recorded is kept, "
+                  "not replaced by the old URL's older one.");
+
+  g_assert_true (lwn_store_write_feed_cache (old_path, old, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_write_feed_cache (new_path, fresh, NULL, &error));
+  g_assert_no_error (error);
+
+  lwn_store_set_moved_url (store, FEED_URL, OTHER_URL);
+  read_back = lwn_store_load_feed_body (store, OTHER_URL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (read_back, fresh));
+  g_assert_true (!g_file_test (old_path, G_FILE_TEST_EXISTS));
 }
 
 int
@@ -684,6 +1229,18 @@ main (int argc,
   g_test_add_func ("/store/corrupt/twice", test_corrupt_twice);
   g_test_add_func ("/store/save/unwritable", test_save_fails);
   g_test_add_func ("/store/save/atomic", test_atomic_files);
+  g_test_add_func ("/store/save-async/order", test_save_async_order);
+  g_test_add_func ("/store/save-async/in-flight", test_save_async_in_flight);
+  g_test_add_func ("/store/save-async/sync-after-async", test_save_sync_after_async);
+  g_test_add_func ("/store/save-async/fails", test_save_async_fails);
+  g_test_add_func ("/store/save-async/cancelled", test_save_async_cancelled);
+  g_test_add_func ("/store/feed-cache/thread", test_feed_cache_thread);
+  g_test_add_func ("/store/feed-cache/not-ours", test_feed_cache_not_ours);
+  g_test_add_func ("/store/feed-cache/load-async", test_feed_cache_load_async);
+  g_test_add_func ("/store/moved-url/carries-over", test_moved_url_carries_over);
+  g_test_add_func ("/store/moved-url/old-name", test_moved_url_old_name);
+  g_test_add_func ("/store/moved-url/again", test_moved_url_again);
+  g_test_add_func ("/store/moved-url/keeps-newer", test_moved_url_keeps_newer);
 
   return g_test_run ();
 }

@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The state file: loading state.ini, moving a corrupt one aside, and saving in order, in place or on a worker. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "lwn-store-private.h"
+
+#define STATE_VERSION 1
+/* Two full id lists where every byte needed escaping, plus room for the
+ * other keys: a larger file was not written by us. */
+#define MAX_STATE_FILE_BYTES (2 * LWN_STORE_MAX_IDS * (2 * LWN_STORE_MAX_ID_BYTES + 1) + 1024 * 1024)
+
+#define GROUP_STATE "state"
+#define GROUP_READ "read"
+#define GROUP_ANNOUNCED "announced"
+#define GROUP_VALIDATORS "validators"
+#define GROUP_REDIRECT "redirect"
+
+/* Moves an unusable state file out of the way, so the next save does not
+ * destroy what a person may want to inspect, and explains it in @error. */
+static gboolean
+quarantine_state_file (LwnStore *self,
+                       const char *reason,
+                       GError **error)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *base = g_strdup_printf ("%s.corrupt-%s", self->state_path, stamp);
+  g_autofree char *target = g_strdup (base);
+  /* GLib quotes the offending line, which may be any bytes. */
+  g_autofree char *valid_reason = g_utf8_make_valid (reason, -1);
+  GStatBuf st;
+
+  lwn_store_reset (self);
+
+  /* Two failures within a second must not overwrite the first copy. */
+  for (guint n = 1; g_lstat (target, &st) == 0 && n < 100; n++)
+    {
+      g_free (target);
+      target = g_strdup_printf ("%s-%u", base, n);
+    }
+
+  if (g_rename (self->state_path, target) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT,
+                   /* Translators: the first %s is a file name, the second why it
+                    * is unusable, the third why it could not be renamed. */
+                   _("The state file “%s” is unusable (%s) and could not be moved aside: %s. Starting with an empty state."),
+                      self->state_path, valid_reason, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT,
+               /* Translators: the first %s is a file name, the second why it
+                * is unusable, the third the name it was renamed to. */
+               _("The state file “%s” is unusable (%s); it was moved to “%s”. Starting with an empty state."),
+                  self->state_path, valid_reason, target);
+  return FALSE;
+}
+
+/* Whether the raw value of @key ends in a backslash that escapes nothing.
+ * GLib 2.74 rejects such a value, but when it also holds an unknown escape
+ * such as "\q", g_key_file_parse_value_as_string() sets its GError twice and
+ * warns on stderr (https://gitlab.gnome.org/GNOME/glib/-/blob/2.74.6/glib/gkeyfile.c),
+ * so such values are refused before GLib unescapes them. */
+static gboolean
+value_ends_in_lone_backslash (GKeyFile *key_file,
+                              const char *group,
+                              const char *key)
+{
+  g_autofree char *raw = g_key_file_get_value (key_file, group, key, NULL);
+  gsize length;
+  gsize backslashes = 0;
+
+  if (raw == NULL)
+    return FALSE;
+
+  length = strlen (raw);
+  while (backslashes < length && raw[length - 1 - backslashes] == '\\')
+    backslashes++;
+
+  return backslashes % 2 == 1;
+}
+
+/* An optional string value: absent, empty, overlong or not UTF-8 reads as NULL. */
+static char *
+dup_optional_string (GKeyFile *key_file,
+                     const char *group,
+                     const char *key)
+{
+  g_autoptr (GError) local_error = NULL;
+  g_autofree char *value = NULL;
+
+  if (value_ends_in_lone_backslash (key_file, group, key))
+    {
+      g_debug ("Ignoring %s/%s in the state file: it ends in a lone backslash", group, key);
+      return NULL;
+    }
+
+  value = g_key_file_get_string (key_file, group, key, &local_error);
+  if (value == NULL)
+    {
+      if (!g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND) && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+        g_debug ("Ignoring %s/%s in the state file: %s", group, key, local_error->message);
+      return NULL;
+    }
+
+  if (!lwn_store_value_is_storable (value))
+    {
+      g_debug ("Ignoring %s/%s in the state file: empty or too long", group, key);
+      return NULL;
+    }
+
+  return g_steal_pointer (&value);
+}
+
+/* Fills @set from a string list, oldest first, so that capping keeps the newest. */
+static gboolean
+load_id_list (GKeyFile *key_file,
+              const char *group,
+              LwnStoreIds *set,
+              GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  g_auto (GStrv) ids = NULL;
+
+  if (value_ends_in_lone_backslash (key_file, group, "ids"))
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   /* Translators: %s is a section name of the state file, such as “read”. */
+                   _("the list in [%s] ends in a lone backslash"), group);
+      return FALSE;
+    }
+
+  ids = g_key_file_get_string_list (key_file, group, "ids", NULL, &local_error);
+  if (ids == NULL)
+    {
+      if (g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND) || g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+        return TRUE;
+
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  for (gsize i = 0; ids[i] != NULL; i++)
+    {
+      if (lwn_store_id_is_storable (ids[i]))
+        lwn_store_ids_add (set, ids[i]);
+      else
+        g_debug ("Skipping an unusable id in [%s] of the state file", group);
+    }
+
+  return TRUE;
+}
+
+/* Fills the store from a key file of the current version: what is
+ * unusable in it is skipped, and only a broken id list fails. */
+static gboolean
+load_key_file (LwnStore *self,
+               GKeyFile *key_file,
+               GError **error)
+{
+  g_autofree char *when = NULL;
+
+  if (!load_id_list (key_file, GROUP_READ, &self->read, error) || !load_id_list (key_file, GROUP_ANNOUNCED, &self->announced, error))
+    return FALSE;
+
+  self->validators_url = dup_optional_string (key_file, GROUP_VALIDATORS, "url");
+  self->etag = dup_optional_string (key_file, GROUP_VALIDATORS, "etag");
+  self->last_modified = dup_optional_string (key_file, GROUP_VALIDATORS, "last-modified");
+  if (self->validators_url == NULL)
+    {
+      g_clear_pointer (&self->etag, g_free);
+      g_clear_pointer (&self->last_modified, g_free);
+    }
+
+  self->configured_url = dup_optional_string (key_file, GROUP_REDIRECT, "from");
+  self->moved_to_url = dup_optional_string (key_file, GROUP_REDIRECT, "to");
+  if (self->configured_url == NULL || self->moved_to_url == NULL)
+    {
+      g_clear_pointer (&self->configured_url, g_free);
+      g_clear_pointer (&self->moved_to_url, g_free);
+    }
+
+  when = dup_optional_string (key_file, GROUP_STATE, "last-success");
+  if (when != NULL)
+    {
+      self->last_success = g_date_time_new_from_iso8601 (when, NULL);
+      if (self->last_success == NULL)
+        g_debug ("Ignoring an unparsable last-success time in the state file");
+    }
+
+  return TRUE;
+}
+
+/**
+ * lwn_store_load:
+ * @self: a #LwnStore
+ * @error: return location for a #GError
+ *
+ * Replaces the in-memory state with the contents of `state.ini`. A missing
+ * file is a first run: the state is empty and this succeeds.
+ *
+ * A file that cannot be read, is not a key file, has no or another
+ * `version`, or is larger than any state we write is renamed to
+ * `state.ini.corrupt-YYYYMMDD-HHMMSS` next to it; the store is then empty
+ * and usable. Within a usable file, ids and values that are too long or not
+ * UTF-8 are skipped, and each id list keeps only its newest 1,000 entries.
+ *
+ * Returns: %TRUE on success or a missing file; %FALSE with
+ *   %LWN_STORE_ERROR_CORRUPT, naming the file and where it went, otherwise
+ */
+gboolean
+lwn_store_load (LwnStore *self,
+                GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  g_autoptr (GKeyFile) key_file = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  gint version;
+
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  lwn_store_reset (self);
+
+  switch (lwn_store_read_bounded (self->state_path, MAX_STATE_FILE_BYTES, &contents, &length, &local_error))
+    {
+      case LWN_STORE_READ_OK:
+        break;
+      case LWN_STORE_READ_MISSING:
+        return TRUE;
+      case LWN_STORE_READ_TOO_LARGE:
+        return quarantine_state_file (self, _("it is far larger than any state lwn-tray writes"), error);
+      case LWN_STORE_READ_FAILED:
+      default:
+        return quarantine_state_file (self, local_error->message, error);
+    }
+
+  key_file = g_key_file_new ();
+  if (!g_key_file_load_from_data (key_file, contents, length, G_KEY_FILE_NONE, &local_error))
+    return quarantine_state_file (self, local_error->message, error);
+
+  version = g_key_file_get_integer (key_file, GROUP_STATE, "version", &local_error);
+  if (local_error != NULL)
+    return quarantine_state_file (self, _("it has no valid version number"), error);
+  if (version != STATE_VERSION)
+    {
+      /* Translators: %d is a file format version number. */
+      g_autofree char *reason = g_strdup_printf (_("its version %d is not supported"), version);
+
+      return quarantine_state_file (self, reason, error);
+    }
+
+  if (!load_key_file (self, key_file, &local_error))
+    return quarantine_state_file (self, local_error->message, error);
+
+  return TRUE;
+}
+
+static void
+set_optional_string (GKeyFile *key_file,
+                     const char *group,
+                     const char *key,
+                     const char *value)
+{
+  if (value != NULL)
+    g_key_file_set_string (key_file, group, key, value);
+}
+
+static void
+set_id_list (GKeyFile *key_file,
+             const char *group,
+             LwnStoreIds *set)
+{
+  gsize length;
+  g_autofree const char **ids = lwn_store_ids_to_strv (set, &length);
+
+  g_key_file_set_string_list (key_file, group, "ids", ids, length);
+}
+
+/* The whole state as the text of `state.ini`. */
+static char *
+state_to_data (LwnStore *self,
+               gsize *out_length)
+{
+  g_autoptr (GKeyFile) key_file = g_key_file_new ();
+
+  g_key_file_set_comment (key_file, NULL, NULL,
+                          " lwn-tray state: rewritten by the program, edits are lost", NULL);
+  g_key_file_set_integer (key_file, GROUP_STATE, "version", STATE_VERSION);
+  if (self->last_success != NULL)
+    {
+      g_autofree char *when = g_date_time_format_iso8601 (self->last_success);
+
+      g_key_file_set_string (key_file, GROUP_STATE, "last-success", when);
+    }
+
+  set_id_list (key_file, GROUP_READ, &self->read);
+  set_id_list (key_file, GROUP_ANNOUNCED, &self->announced);
+
+  if (self->validators_url != NULL)
+    {
+      g_key_file_set_string (key_file, GROUP_VALIDATORS, "url", self->validators_url);
+      set_optional_string (key_file, GROUP_VALIDATORS, "etag", self->etag);
+      set_optional_string (key_file, GROUP_VALIDATORS, "last-modified", self->last_modified);
+    }
+
+  if (self->configured_url != NULL)
+    {
+      g_key_file_set_string (key_file, GROUP_REDIRECT, "from", self->configured_url);
+      g_key_file_set_string (key_file, GROUP_REDIRECT, "to", self->moved_to_url);
+    }
+
+  return g_key_file_to_data (key_file, out_length, NULL);
+}
+
+/* Tell our GTasks from others, and the internal write from a save_async. */
+static char save_source_tag;
+static char write_source_tag;
+
+/* What one save writes: taken on the main thread, written on any. */
+typedef struct
+{
+  LwnStoreWriter *writer; /* the store's, alive while a task holds the store */
+  guint64 generation;
+  char *path;
+  char *data;
+  gsize length;
+} Snapshot;
+
+static Snapshot *
+snapshot_new (LwnStore *self)
+{
+  Snapshot *snapshot = g_new0 (Snapshot, 1);
+
+  snapshot->writer = &self->writer;
+  snapshot->generation = ++self->snapshots;
+  snapshot->path = g_strdup (self->state_path);
+  snapshot->data = state_to_data (self, &snapshot->length);
+  return snapshot;
+}
+
+static void
+snapshot_free (Snapshot *snapshot)
+{
+  g_free (snapshot->path);
+  g_free (snapshot->data);
+  g_free (snapshot);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Snapshot, snapshot_free)
+
+/* One write at a time, and never an older snapshot over a newer one. */
+static gboolean
+snapshot_write (Snapshot *snapshot,
+                GError **error)
+{
+  LwnStoreWriter *writer = snapshot->writer;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&writer->lock);
+  if (snapshot->generation > writer->written)
+    {
+      ok = lwn_store_write_atomically (snapshot->path, snapshot->data, snapshot->length, error);
+      if (ok)
+        writer->written = snapshot->generation;
+    }
+  g_mutex_unlock (&writer->lock);
+
+  return ok;
+}
+
+/**
+ * lwn_store_save:
+ * @self: a #LwnStore
+ * @error: return location for a #GError
+ *
+ * Writes the whole state to `state.ini` atomically and durably (fsync),
+ * creating its folder (mode 0700) if needed, on the calling thread: for
+ * the last save before exit. A write of lwn_store_save_async() in progress
+ * is waited for, and one not yet begun will not overwrite this one. On
+ * failure nothing on disk changes and the in-memory state is kept, so a
+ * later save can still succeed.
+ *
+ * Returns: %TRUE on success; %FALSE with %LWN_STORE_ERROR_IO, naming the
+ *   path and the reason, otherwise
+ */
+gboolean
+lwn_store_save (LwnStore *self,
+                GError **error)
+{
+  g_autoptr (Snapshot) snapshot = NULL;
+
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  snapshot = snapshot_new (self);
+  return snapshot_write (snapshot, error);
+}
+
+static void
+write_state_thread (GTask *task,
+                    gpointer source_object,
+                    gpointer task_data,
+                    GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (snapshot_write (task_data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void start_write (LwnStore *self);
+
+static void
+state_written_cb (GObject *source,
+                  GAsyncResult *result,
+                  gpointer user_data)
+{
+  LwnStore *self = LWN_STORE (source);
+  g_autoptr (GPtrArray) served = g_steal_pointer (&self->in_flight);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+
+  /* Start the next write first, so that a save asked for by a callback
+   * below waits for it instead of running beside it. */
+  if (self->waiting->len > 0)
+    {
+      self->in_flight = g_steal_pointer (&self->waiting);
+      self->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+      start_write (self);
+    }
+
+  for (guint i = 0; i < served->len; i++)
+    {
+      if (ok)
+        g_task_return_boolean (served->pdata[i], TRUE);
+      else
+        g_task_return_error (served->pdata[i], g_error_copy (error));
+    }
+}
+
+/* Writes a snapshot taken now for the tasks in self->in_flight. */
+static void
+start_write (LwnStore *self)
+{
+  g_autoptr (GTask) task = g_task_new (self, NULL, state_written_cb, NULL);
+
+  g_task_set_source_tag (task, &write_source_tag);
+  g_task_set_task_data (task, snapshot_new (self), (GDestroyNotify) snapshot_free);
+  g_task_run_in_thread (task, write_state_thread);
+}
+
+/**
+ * lwn_store_save_async:
+ * @self: a #LwnStore
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called on this thread's main context when the state is on disk
+ * @user_data: data for @callback
+ *
+ * Like lwn_store_save(), but the write and its fsync run on a worker
+ * thread. The state is copied on the calling thread when the write starts,
+ * so the store may be changed again at once. Saves are written one at a
+ * time, in order: one asked for while another is being written waits for
+ * it and is then written from the state as it is then, newer than at the
+ * call; all that waited share that one write.
+ *
+ * Cancelling gives %G_IO_ERROR_CANCELLED but may not stop the write.
+ */
+void
+lwn_store_save_async (LwnStore *self,
+                      GCancellable *cancellable,
+                      GAsyncReadyCallback callback,
+                      gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (LWN_IS_STORE (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &save_source_tag);
+
+  if (self->in_flight != NULL)
+    {
+      g_ptr_array_add (self->waiting, task);
+      return;
+    }
+
+  self->in_flight = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->in_flight, task);
+  start_write (self);
+}
+
+/**
+ * lwn_store_save_finish:
+ * @self: a #LwnStore
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE once the state, as it was when the write started, is on
+ *   disk; %FALSE with %LWN_STORE_ERROR_IO, naming the path and the reason,
+ *   or %G_IO_ERROR_CANCELLED otherwise
+ */
+gboolean
+lwn_store_save_finish (LwnStore *self,
+                       GAsyncResult *result,
+                       GError **error)
+{
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_async_result_is_tagged (result, &save_source_tag), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
