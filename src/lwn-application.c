@@ -256,7 +256,7 @@ tray_grace_expired_cb (gpointer user_data)
   g_message ("No system tray (StatusNotifierItem host) found; headlines arrive as notifications only");
   lwn_notifier_show_message (self->notifier,
                              _("No system tray found"),
-                             _("New headlines will still arrive as notifications. To see the "
+                                _("New headlines will still arrive as notifications. To see the "
                                "icon and its menu, enable a tray that supports "
                                "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
   return G_SOURCE_REMOVE;
@@ -618,14 +618,14 @@ lwn_application_init (LwnApplication *self)
 {
   const GOptionEntry entries[] = {
     { "feed-url", 'f', 0, G_OPTION_ARG_STRING, NULL, N_("Load this feed instead of LWN.net's headlines"), N_("URL") },
-    /* A string, not G_OPTION_ARG_INT: GApplication cannot tell "--interval 0" from no option. */
-    { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
-    { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
-    { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
-    { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
-    { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
-    { NULL },
-  };
+      /* A string, not G_OPTION_ARG_INT: GApplication cannot tell "--interval 0" from no option. */
+      { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
+        { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
+          { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
+            { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
+              { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+                { NULL },
+            };
 
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self), _("Shows the latest LWN.net headlines in the panel."));

@@ -44,11 +44,11 @@ lwn_headline_get_property (GObject *object,
 
   switch (prop_id)
     {
-    case PROP_UNREAD:
-      g_value_set_boolean (value, self->unread);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      case PROP_UNREAD:
+        g_value_set_boolean (value, self->unread);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 

@@ -32,10 +32,10 @@ typedef struct
   char *item_id;
   char *url;
   const char *category;
-  guint32 id;          /* the server's, 0 until Notify answers */
-  gboolean sending;    /* a Notify call for this key is under way */
-  gboolean resend;     /* the content changed while it was */
-  gboolean withdrawn;  /* close it as soon as its id is known */
+  guint32 id;            /* the server's, 0 until Notify answers */
+  gboolean sending;      /* a Notify call for this key is under way */
+  gboolean resend;       /* the content changed while it was */
+  gboolean withdrawn;    /* close it as soon as its id is known */
   LwnNotifier *notifier; /* not a reference: the notifier cancels calls in dispose */
 } Shown;
 

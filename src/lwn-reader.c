@@ -36,7 +36,7 @@ struct _LwnReader
   gboolean stopped; /* HTTP 410 */
   char *error;
   char *status;
-  gint64 last_request_us; /* when the last request ended, monotonic; 0 for none */
+  gint64 last_request_us;    /* when the last request ended, monotonic; 0 for none */
   gboolean manual;           /* the request under way (or waiting) was asked for by the person */
   gboolean manual_unchanged; /* and the server said nothing changed */
   guint manual_id;
@@ -291,8 +291,7 @@ save_failed (LwnReader *self,
   if (first)
     {
       g_warning ("Could not save what was read and announced: %s", error->message);
-      g_signal_emit (self, signals[SIGNAL_ALERT], 0, _("New headlines cannot be recorded"),
-                     error->message);
+      g_signal_emit (self, signals[SIGNAL_ALERT], 0, _("New headlines cannot be recorded"), error->message);
     }
   update (self);
 }
@@ -641,23 +640,23 @@ lwn_reader_get_property (GObject *object,
 
   switch (prop_id)
     {
-    case PROP_STATE:
-      g_value_set_int (value, lwn_reader_get_state (self));
-      break;
-    case PROP_REFRESHING:
-      g_value_set_boolean (value, self->refreshing);
-      break;
-    case PROP_STATUS:
-      g_value_set_string (value, self->status);
-      break;
-    case PROP_ERROR:
-      g_value_set_string (value, self->error);
-      break;
-    case PROP_N_UNREAD:
-      g_value_set_uint (value, self->n_unread);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      case PROP_STATE:
+        g_value_set_int (value, lwn_reader_get_state (self));
+        break;
+      case PROP_REFRESHING:
+        g_value_set_boolean (value, self->refreshing);
+        break;
+      case PROP_STATUS:
+        g_value_set_string (value, self->status);
+        break;
+      case PROP_ERROR:
+        g_value_set_string (value, self->error);
+        break;
+      case PROP_N_UNREAD:
+        g_value_set_uint (value, self->n_unread);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 

@@ -33,7 +33,7 @@ struct _LwnTray
   gboolean registered; /* a host accepted the item */
   GtkMenu *menu;
 
-  GtkWidget *message_item; /* "Loading headlines…", or why there are none */
+  GtkWidget *message_item;    /* "Loading headlines…", or why there are none */
   GHashTable *headline_items; /* item id → GtkMenuItem, for the headlines shown */
   GPtrArray *shown;           /* GtkMenuItem*, in menu order */
   GtkWidget *status_item;
@@ -425,7 +425,7 @@ update_cb (gpointer user_data)
     {
       /* Translators: %s is the reason, e.g. "HTTP status 404". */
       g_autofree char *message = g_strdup_printf (_("Could not load headlines: %s"),
-                                                  lwn_reader_get_error (self->reader));
+                                                     lwn_reader_get_error (self->reader));
 
       show_message (self, message);
     }
