@@ -5,13 +5,7 @@
 
 #include <string.h>
 
-#include <libxml/HTMLparser.h>
-#include <libxml/xmlerror.h>
-
 #include "lwn-text.h"
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (htmlParserCtxt, htmlFreeParserCtxt)
 
 /* Characters collected from a description when the caller sets no limit. */
 #define UNLIMITED_TEXT_CHARS (64 * 1024)
@@ -19,9 +13,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (htmlParserCtxt, htmlFreeParserCtxt)
  * the word-boundary cut still have material to work with. */
 #define TEXT_CHARS_PER_SHOWN_CHAR 4
 #define MIN_TEXT_CHARS 256
-/* Bytes of HTML handed to the parser: more than any real description, little
- * enough that a hostile one cannot make us build a huge tree. */
-#define MAX_HTML_BYTES (256 * 1024)
 
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ZERO_WIDTH_JOINER 0x200D
@@ -263,263 +254,22 @@ lwn_text_escape_mnemonic (const char *text)
   return g_string_free (out, FALSE);
 }
 
-typedef struct
-{
-  GString *out;
-  gsize n_chars;
-  gsize max_chars;
-  gboolean pending_space;
-  gboolean pending_break;
-  gboolean full;
-} TextBuilder;
-
-static void
-builder_break (TextBuilder *builder)
-{
-  if (builder->out->len > 0)
-    builder->pending_break = TRUE;
-}
-
-static void
-builder_space (TextBuilder *builder)
-{
-  if (builder->out->len > 0)
-    builder->pending_space = TRUE;
-}
-
-static void
-builder_append (TextBuilder *builder,
-                const char *text,
-                gboolean keep_newlines)
-{
-  for (const char *p = text; *p != '\0' && !builder->full; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (keep_newlines && c == '\n')
-        {
-          builder_break (builder);
-          continue;
-        }
-      if (is_space (c))
-        {
-          builder_space (builder);
-          continue;
-        }
-      if (is_control (c))
-        continue;
-
-      if (builder->pending_break)
-        g_string_append_c (builder->out, '\n');
-      else if (builder->pending_space)
-        g_string_append_c (builder->out, ' ');
-      builder->pending_break = FALSE;
-      builder->pending_space = FALSE;
-
-      g_string_append_unichar (builder->out, c);
-      if (++builder->n_chars >= builder->max_chars)
-        builder->full = TRUE;
-    }
-}
-
-static gboolean
-name_in (const xmlChar *name,
-         const char *const *names)
-{
-  for (gsize i = 0; names[i] != NULL; i++)
-    {
-      if (g_ascii_strcasecmp ((const char *) name, names[i]) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-/* Elements whose content is never text a reader should see. */
-static const char *const dropped_elements[] = {
-  "script", "style", "head", "title", "noscript", "template",
-  "iframe", "object", "embed", "svg", "math", "canvas", "audio", "video",
-  NULL
-};
-
-static const char *const block_elements[] = {
-  "p", "div", "br", "li", "ul", "ol", "blockquote", "pre",
-  "h1", "h2", "h3", "h4", "h5", "h6",
-  "tr", "table", "caption", "dl", "dt", "dd",
-  "section", "article", "header", "footer", "hr", "main", "nav", "aside",
-  "figure", "figcaption", "address", "center", "details", "summary",
-  "form", "fieldset", "html", "body",
-  NULL
-};
-
-/* Cells of one row stay on one line, but must not run together. */
-static const char *const spaced_elements[] = {
-  "td", "th", "img", NULL
-};
-
-static gboolean
-enter_node (TextBuilder *builder,
-            xmlNode *node,
-            guint *pre_depth)
-{
-  switch (node->type)
-    {
-      case XML_TEXT_NODE:
-      case XML_CDATA_SECTION_NODE:
-        if (node->content != NULL)
-          builder_append (builder, (const char *) node->content, *pre_depth > 0);
-        return FALSE;
-
-      case XML_ELEMENT_NODE:
-        if (name_in (node->name, dropped_elements))
-          return FALSE;
-        if (name_in (node->name, block_elements))
-          builder_break (builder);
-        else if (name_in (node->name, spaced_elements))
-          builder_space (builder);
-        if (g_ascii_strcasecmp ((const char *) node->name, "pre") == 0)
-          (*pre_depth)++;
-        return TRUE;
-
-      default:
-        /* Comments, processing instructions and the like carry no text. */
-        return FALSE;
-    }
-}
-
-static void
-leave_node (TextBuilder *builder,
-            xmlNode *node,
-            gboolean entered,
-            guint *pre_depth)
-{
-  if (node->type != XML_ELEMENT_NODE || !entered)
-    return;
-
-  if (name_in (node->name, block_elements))
-    builder_break (builder);
-  else if (name_in (node->name, spaced_elements))
-    builder_space (builder);
-  if (g_ascii_strcasecmp ((const char *) node->name, "pre") == 0 && *pre_depth > 0)
-    (*pre_depth)--;
-}
-
-/* Walks the tree under @root without recursion: a description may nest
- * elements far deeper than the stack is comfortable with. */
-static void
-collect_text (TextBuilder *builder,
-              xmlNode *root)
-{
-  xmlNode *node = root;
-  guint pre_depth = 0;
-
-  while (node != NULL && !builder->full)
-    {
-      gboolean entered = enter_node (builder, node, &pre_depth);
-
-      if (entered && node->children != NULL)
-        {
-          node = node->children;
-          continue;
-        }
-
-      while (node != NULL)
-        {
-          leave_node (builder, node, entered, &pre_depth);
-          /* Every ancestor we climb back to was entered on the way down. */
-          entered = TRUE;
-          if (node == root)
-            node = NULL;
-          else if (node->next != NULL)
-            {
-              node = node->next;
-              break;
-            }
-          else
-            node = node->parent;
-        }
-    }
-}
-
-static void
-ignore_xml_error (void *user_data,
-                  xmlError *error)
-{
-}
-
-/* What the parser gets: at most MAX_HTML_BYTES of valid UTF-8 without the
- * control characters libxml2 would complain about (tab and line breaks stay,
- * they are white space). Sets @truncated when the input was longer. */
-static char *
-prepare_html (const char *html,
-              gboolean *truncated)
-{
-  gsize len = strlen (html);
-  g_autofree char *valid = NULL;
-  GString *out;
-
-  *truncated = len > MAX_HTML_BYTES;
-  if (*truncated)
-    len = MAX_HTML_BYTES;
-
-  /* A sequence cut in half is replaced by U+FFFD, so drop the part that
-   * was cut off instead of showing a replacement character for it. */
-  if (*truncated)
-    {
-      const char *end = g_utf8_find_prev_char (html, html + len + 1);
-      if (end != NULL)
-        len = end - html;
-    }
-
-  valid = g_utf8_make_valid (html, len);
-  out = g_string_sized_new (strlen (valid));
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c == '\t' || c == '\n' || c == '\r' || !is_control (c))
-        g_string_append_unichar (out, c);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-static xmlDoc *
-parse_html (const char *html)
-{
-  g_autoptr (htmlParserCtxt) ctxt = NULL;
-  xmlStructuredErrorFunc saved_handler = xmlStructuredError;
-  void *saved_context = xmlStructuredErrorContext;
-  xmlDoc *doc;
-
-  ctxt = htmlNewParserCtxt ();
-  if (ctxt == NULL)
-    return NULL;
-
-  /* The NOERROR/NOWARNING options silence the parser's own reports but not
-   * every libxml2 error channel; this handler is per-thread. */
-  xmlSetStructuredErrorFunc (NULL, ignore_xml_error);
-  doc = htmlCtxtReadMemory (ctxt, html, (int) strlen (html), NULL, "UTF-8",
-                            HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NODEFDTD | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
-  xmlSetStructuredErrorFunc (saved_context, saved_handler);
-
-  return doc;
-}
-
 /**
  * lwn_text_from_html:
  * @html: (nullable): a feed item's description or content: HTML, or plain
  *   text that may contain stray `<` and `&`
  * @max_chars: the most characters the result may have, or 0 for no limit
  *
- * Renders @html as plain text for notifications and tooltips: scripts,
- * styles and the document head are dropped, entities are decoded, block
- * elements become single line breaks, other white space collapses to one
- * space, control characters are removed, and the result is ellipsized to
- * @max_chars (see lwn_text_ellipsize()). Parse errors are never fatal and
- * never printed; whatever text can be recovered is kept. Only the first
- * part of a very large description is looked at, and with no limit the
- * result still stops, with an ellipsis, after 65536 characters.
+ * Renders @html as plain text for notifications and tooltips, by the same
+ * rules as lwn_text_markup_from_html(): scripts, styles, comments and the
+ * document head are dropped, entities are decoded, images become their alt
+ * text, block elements become single line breaks, other white space
+ * collapses to one space, control characters are removed, and the result
+ * is ellipsized to @max_chars (see lwn_text_ellipsize()). Parse errors are
+ * never fatal and never printed; whatever text a browser would show is
+ * kept. Only the first part of a very large description is looked at, and
+ * with no limit the result still stops, with an ellipsis, after 65536
+ * characters.
  *
  * Returns: (transfer full): valid UTF-8 plain text; "" for %NULL
  */
@@ -527,36 +277,19 @@ char *
 lwn_text_from_html (const char *html,
                     gsize max_chars)
 {
-  g_autofree char *input = NULL;
-  g_autoptr (xmlDoc) doc = NULL;
   g_autofree char *text = NULL;
-  gboolean input_truncated = FALSE;
+  gboolean truncated = FALSE;
   gsize limit = max_chars > 0 ? max_chars : UNLIMITED_TEXT_CHARS;
-  xmlNode *root;
-  TextBuilder builder = { 0 };
+  gsize collect;
 
-  if (html == NULL)
-    return g_strdup ("");
-
-  input = prepare_html (html, &input_truncated);
-  if (*input == '\0')
-    return g_strdup ("");
-
-  doc = parse_html (input);
-  root = doc != NULL ? xmlDocGetRootElement (doc) : NULL;
-  if (root == NULL)
-    return g_strdup ("");
-
-  builder.out = g_string_new (NULL);
   if (max_chars > 0)
-    builder.max_chars = MAX (MIN_TEXT_CHARS, MIN (max_chars, G_MAXSIZE / TEXT_CHARS_PER_SHOWN_CHAR) * TEXT_CHARS_PER_SHOWN_CHAR);
+    collect = MAX (MIN_TEXT_CHARS, MIN (max_chars, G_MAXSIZE / TEXT_CHARS_PER_SHOWN_CHAR) * TEXT_CHARS_PER_SHOWN_CHAR);
   else
-    builder.max_chars = UNLIMITED_TEXT_CHARS + 1;
-  collect_text (&builder, root);
+    collect = UNLIMITED_TEXT_CHARS + 1;
 
-  text = g_string_free (builder.out, FALSE);
+  text = lwn_text_render_html (html, LWN_TEXT_RENDER_PLAIN, NULL, collect, &truncated);
   if (*text == '\0')
     return g_steal_pointer (&text);
 
-  return ellipsize_valid (text, limit, input_truncated);
+  return ellipsize_valid (text, limit, truncated);
 }

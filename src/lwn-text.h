@@ -1,18 +1,33 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Plain text from feed HTML, safe for menus, tooltips and notifications. */
+/* Plain text and Pango markup from feed HTML, safe for menus, tooltips, notifications and labels. */
 #pragma once
 
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-char *lwn_text_from_html          (const char *html,
-                                   gsize       max_chars);
+char *lwn_text_from_html           (const char *html,
+                                    gsize       max_chars);
+char *lwn_text_markup_from_html    (const char *html,
+                                    const char *base_url);
 char *lwn_text_collapse_whitespace (const char *text);
-char *lwn_text_strip_controls     (const char *text);
-char *lwn_text_ellipsize          (const char *text,
-                                   gsize       max_chars);
-char *lwn_text_escape_markup      (const char *text);
-char *lwn_text_escape_mnemonic    (const char *text);
+char *lwn_text_strip_controls      (const char *text);
+char *lwn_text_ellipsize           (const char *text,
+                                    gsize       max_chars);
+char *lwn_text_escape_markup       (const char *text);
+char *lwn_text_escape_mnemonic     (const char *text);
+
+/* Internal to lwn-text.c and lwn-text-markup.c, which share one renderer. */
+typedef enum
+{
+  LWN_TEXT_RENDER_PLAIN,
+  LWN_TEXT_RENDER_MARKUP,
+} LwnTextRender;
+
+char *lwn_text_render_html         (const char    *html,
+                                    LwnTextRender  render,
+                                    const char    *base_url,
+                                    gsize          max_chars,
+                                    gboolean      *truncated);
 
 G_END_DECLS

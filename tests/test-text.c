@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Golden-table tests for lwn-text: HTML to plain text, ellipsizing, control stripping and escaping. */
+/* Golden-table tests for lwn-text: HTML to plain text and to label markup, ellipsizing, control stripping and escaping. */
 
 #include "config.h"
 
 #include <string.h>
 
+#include "fuzz/label-markup.h"
+#include "lwn-feed-parser.h"
 #include "lwn-text.h"
 
 typedef char *(*TextFunc) (const char *text);
@@ -61,6 +63,9 @@ static const TextCase from_html_cases[] = {
   { "break/heading", "<h2>Title</h2>Text", 0, "Title\nText" },
   { "break/table", "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>", 0, "a b\nc" },
   { "break/pre", "<pre>line 1\n   line  2</pre>after", 0, "line 1\nline 2\nafter" },
+  { "inline/img-alt", "a<img src=\"x.png\" alt=\"logo\">b<img src=\"y.png\">c", 0, "a logo b c" },
+  { "inline/q", "<q>quoted</q>", 0, "\xe2\x80\x9cquoted\xe2\x80\x9d" },
+  { "break/quote-list", "<blockquote>said</blockquote><ol><li>one</li></ol>", 0, "said\none" },
   { "space/collapse", "  lots \t of\n\n   space  ", 0, "lots of space" },
   { "space/inline", "a<b>b</b> <i>c</i>", 0, "ab c" },
   { "space/inside-block", "<p>\n  padded  \n</p>", 0, "padded" },
@@ -76,6 +81,12 @@ static const TextCase from_html_cases[] = {
   { "malformed/stray-lt-amp", "a < b & c <p", 0, "a < b & c" },
   { "malformed/unclosed", "<p>open <b>bold <i>both", 0, "open bold both" },
   { "malformed/lone-lt", "1 <2 and 3<", 0, "1 <2 and 3<" },
+  { "malformed/bogus-comment", "<!' <a href=\"foo\">", 0, "" },
+  { "malformed/bogus-comment-inside", "before <!' <a href=\"foo\">after", 0, "before after" },
+  { "malformed/bogus-comment-unclosed", "before <!' after", 0, "before" },
+  { "malformed/end-tag-space", "a </ x> b", 0, "a b" },
+  { "malformed/question-mark", "a <? x > b", 0, "a b" },
+  { "malformed/cdata", "a <![CDATA[x]]> b", 0, "a b" },
   { "controls/esc", "a\x1b[31mred\x1b[0m", 0, "a[31mred[0m" },
   { "controls/c1", "x\xc2\x9by\xc2\x85z", 0, "xyz" },
   { "controls/nul-entity", "a&#0;b", 0, "ab" },
@@ -188,6 +199,126 @@ static const TextCase mnemonic_cases[] = {
   { "empty", "", 0, "" },
 };
 
+typedef struct
+{
+  const char *name;
+  const char *input;
+  const char *base_url;
+  const char *expected;
+} MarkupCase;
+
+#define BULLET "\xe2\x80\xa2 "
+#define BULLET_2 "\xe2\x97\xa6 "
+#define INDENT "\xe2\x80\x83"
+#define QUOTE "\xe2\x96\x8e "
+#define REPLACEMENT "\xef\xbf\xbd"
+#define LWN_BASE "https://lwn.net/headlines/rss"
+
+static const MarkupCase markup_html_cases[] = {
+  { "block/paragraphs", "<p>one</p><p>two</p>", NULL, "one\n\ntwo" },
+  { "block/br", "one<br>two<br><br>three<br><br><br>four", NULL, "one\ntwo\n\nthree\n\nfour" },
+  { "block/div", "<div>one</div><div>two</div>three", NULL, "one\ntwo\nthree" },
+  { "block/heading", "<h2>Title</h2>Text", NULL, "<b>Title</b>\n\nText" },
+  { "block/blank-lines", "<p>one</p><p></p><br><br><div><p>two</p></div><hr>", NULL, "one\n\ntwo" },
+  { "block/leading-trailing", "<br><p> </p>\n  text  \n<p></p><br>", NULL, "text" },
+  { "block/table", "<table><tr><th>h</th><td>a</td></tr><tr><td>c</td></tr></table>", NULL, "<b>h</b> a\nc" },
+  { "block/dl", "<dl><dt>term</dt><dd>definition</dd></dl>", NULL, "term\n" INDENT "definition" },
+  { "style/emphasis", "<b>b</b> <strong>s</strong>, <i>i</i> <em>e</em> <cite>c</cite>", NULL, "<b>b s</b>, <i>i e c</i>" },
+  { "style/nested", "<b>bold <i>both</i></b> <i>it <b>both</b></i>", NULL, "<b>bold <i>both</i></b> <i>it <b>both</b></i>" },
+  { "style/redundant", "<b><strong><b>x</b></strong></b>", NULL, "<b>x</b>" },
+  { "style/code", "<code>a &lt; b</code>, <kbd>Ctrl</kbd>, <samp>out</samp>, <tt>tt</tt>", NULL, "<tt>a &lt; b</tt>, <tt>Ctrl</tt>, <tt>out</tt>, <tt>tt</tt>" },
+  { "style/adjacent", "<b>one</b> <b>two</b> <i>three</i>", NULL, "<b>one two</b> <i>three</i>" },
+  { "style/strike-sub-sup", "<del>old</del> H<sub>2</sub>O x<sup>2</sup>", NULL, "<s>old</s> H<sub>2</sub>O x<sup>2</sup>" },
+  { "style/space-outside", "a<b> b </b>c", NULL, "a <b>b</b> c" },
+  { "pre/spaces", "<pre>  int x;\n    return  x;</pre>after", NULL, "<tt>  int x;</tt>\n<tt>    return  x;</tt>\n\nafter" },
+  { "pre/blank-lines", "<pre>a\n\n\n\nb</pre>", NULL, "<tt>a</tt>\n\n<tt>b</tt>" },
+  { "list/bullets", "Items:<ul><li>first</li><li>second</li></ul>done", NULL, "Items:\n\n" BULLET "first\n" BULLET "second\n\ndone" },
+  { "list/ordered", "<ol><li>one</li><li>two</li></ol>", NULL, "1. one\n2. two" },
+  { "list/start", "<ol start=\"9\"><li>nine</li><li>ten</li></ol>", NULL, "9. nine\n10. ten" },
+  { "list/nested", "<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>", NULL, BULLET "a\n" INDENT BULLET_2 "b\n" BULLET "c" },
+  { "list/paragraphs", "<ul><li><p>a</p><p>more</p></li></ul>", NULL, BULLET "a\n\n" INDENT "more" },
+  { "list/empty-item", "<ul><li></li><li>x</li></ul>", NULL, BULLET "x" },
+  { "list/bold-item", "<ul><li><b>bold</b> rest</li></ul>", NULL, BULLET "<b>bold</b> rest" },
+  { "quote/paragraphs", "<p>He said:</p><blockquote><p>one</p><p>two</p></blockquote><p>after</p>", NULL,
+    "He said:\n\n" QUOTE "one\n\n" QUOTE "two\n\nafter" },
+  { "quote/list", "<blockquote><ul><li>x</li></ul></blockquote>", NULL, QUOTE BULLET "x" },
+  { "quote/inline", "<q>quoted</q>", NULL, "\xe2\x80\x9cquoted\xe2\x80\x9d" },
+  { "space/collapse", "  lots \t of\n\n   space  ", NULL, "lots of space" },
+  { "space/nbsp", "Fedora&nbsp;40 &nbsp; change", NULL, "Fedora\xc2\xa0"
+                                                        "40\xc2\xa0"
+                                                        "change" },
+  { "image/alt", "<img src=\"x.png\" alt=\"A &lt;b&gt; logo\">text", NULL, "A &lt;b&gt; logo text" },
+  { "image/no-alt", "a<img src=\"x.png\">b", NULL, "a b" },
+  { "image/in-link", "<a href=\"https://x.org/\"><img alt=\"logo\"></a>", NULL, "<a href=\"https://x.org/\">logo</a>" },
+  { "drop/active-content", "<script>alert(1)</script><style>p{}</style><iframe src=\"x\">frame</iframe><object>obj</object>Hello", NULL, "Hello" },
+  { "drop/comment", "one<!-- <b>hidden</b> -->two", NULL, "onetwo" },
+  { "link/http", "<a href=\"https://example.com/a?b=1&amp;c=2\">x</a>", NULL, "<a href=\"https://example.com/a?b=1&amp;c=2\">x</a>" },
+  { "link/lwn-rss", "<a href=\"https://lwn.net/Articles/826124/rss\">article</a>", NULL, "<a href=\"https://lwn.net/Articles/826124/\">article</a>" },
+  { "link/relative", "<a href=\"/Articles/826124/rss\">article</a>", LWN_BASE, "<a href=\"https://lwn.net/Articles/826124/\">article</a>" },
+  { "link/relative-no-base", "<a href=\"/Articles/826124/\">article</a>", NULL, "article" },
+  { "link/styles-inside", "<a href=\"https://x.org/\">plain <b>bold</b></a>", NULL, "<a href=\"https://x.org/\">plain <b>bold</b></a>" },
+  { "link/spaces-outside", "see <a href=\"https://x.org/\"> the site </a>.", NULL, "see <a href=\"https://x.org/\">the site</a> ." },
+  { "link/empty", "<a href=\"https://x.org/\"></a>after", NULL, "after" },
+  { "link/no-href", "<a name=\"x\">anchor</a>", NULL, "anchor" },
+  { "link/two-lines", "<a href=\"https://x.org/\">one<br>two</a>", NULL, "<a href=\"https://x.org/\">one</a>\n<a href=\"https://x.org/\">two</a>" },
+  { "hostile/javascript", "<a href=\"javascript:alert(1)\">click</a>", NULL, "click" },
+  { "hostile/javascript-tab", "<a href=\"java&#9;script:alert(1)\">click</a>", LWN_BASE, "click" },
+  { "hostile/javascript-entity", "<a href=\"&#106;avascript:alert(1)\">click</a>", LWN_BASE, "click" },
+  { "hostile/data-file-mailto", "<a href=\"data:text/html,<b>x</b>\">d</a> <a href=\"file:///etc/passwd\">f</a> <a href=\"mailto:a@b.c\">m</a>", NULL, "d f m" },
+  { "hostile/nested-links", "<a href=\"https://a.org/\">one <a href=\"https://b.org/\">two</a> three</a>", NULL,
+    "<a href=\"https://a.org/\">one</a> <a href=\"https://b.org/\">two</a> three" },
+  { "hostile/nested-link-in-block", "<a href=\"https://a.org/\"><div><a href=\"https://b.org/\">in</a></div></a>", NULL, "<a href=\"https://a.org/\">in</a>" },
+  { "hostile/href-quotes", "<a href='https://x.org/\"onclick=\"x'>q</a>", NULL, "<a href=\"https://x.org/&quot;onclick=&quot;x\">q</a>" },
+  { "hostile/extra-attributes", "<a href=\"https://x.org/\" title=\"t\" onclick=\"x()\" class=\"c\">t</a>", NULL, "<a href=\"https://x.org/\">t</a>" },
+  { "hostile/escaped-markup", "&lt;span foreground=\"red\"&gt;x&lt;/span&gt; &lt;a href=\"https://x.org/\"&gt;", NULL,
+    "&lt;span foreground=&quot;red&quot;&gt;x&lt;/span&gt; &lt;a href=&quot;https://x.org/&quot;&gt;" },
+  { "hostile/pango-tags", "<span foreground=\"red\" size=\"100000\">s</span><big>b</big><u>u</u><markup>m</markup>", NULL, "sbum" },
+  { "hostile/unclosed", "<p>open <b>bold <i>both", NULL, "open <b>bold <i>both</i></b>" },
+  { "hostile/unclosed-link", "<a href=\"https://x.org/\">open", NULL, "<a href=\"https://x.org/\">open</a>" },
+  { "hostile/stray-end-tags", "</b></i></a>text</p></blockquote>", NULL, "text" },
+  { "hostile/entities", "&amp;lt; &#60; &#x3C;b&#x3E; &bogus; &quot;&#39; &#128512;", NULL, "&amp;lt; &lt; &lt;b&gt; &amp;bogus; &quot;&apos; \xf0\x9f\x98\x80" },
+  { "hostile/bad-entities", "a&#0;b&#xD800;c&#x110000;d&#27;e&#155;f", NULL, "abcdef" },
+  { "hostile/invalid-utf8", "caf\xc3 ok\xff <b>\xc0\xaf</b>", NULL, "caf" REPLACEMENT " ok" REPLACEMENT " <b>" REPLACEMENT REPLACEMENT "</b>" },
+  { "hostile/controls", "a\x1b[31mb\x07<b>\x01</b>c", NULL, "a[31mbc" },
+  { "hostile/bogus-comment", "<!' <a href=\"foo\">", NULL, "" },
+  { "hostile/bogus-comment-inside", "before <!' <a href=\"https://x.org/\">after", NULL, "before after" },
+  { "hostile/cdata", "<![CDATA[<b>x</b>]]>y", NULL, "x]]&gt;y" },
+  { "hostile/comment-ends", "a <!--> b <!---> c <!-- x --!> d <!-- unclosed", NULL, "a b c d" },
+  { "hostile/attribute-gt", "<img alt=\"a > b <!x>\">", NULL, "a &gt; b &lt;!x&gt;" },
+  { "hostile/script-comment", "<script><!--</script>visible-->", NULL, "visible--&gt;" },
+  { "lwn/going-rogue", LWN_GOING_ROGUE, LWN_BASE,
+    "After an initial foray into the ways that open-source software has failed to live up to its early hype, "
+    "<a href=\"https://www.filfre.net/2023/07/going-rogue/\">this Digital Antiquarian article</a> covers the history of rogue-like games in great detail.\n\n" QUOTE
+    "This brings us back around to a statement I made at the outset: that roguelikes are the exception that proves the rule of open-source game "
+    "development \xe2\x80\x94 and just possibly of open-source software development in general." },
+  { "empty/string", "", NULL, "" },
+  { "empty/tags-only", "<p></p><br><div> </div><b></b>", NULL, "" },
+};
+
+static void
+assert_label_markup (const char *markup)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_nonnull (markup);
+  if (!lwn_label_markup_check (markup, &error))
+    g_test_message ("Markup a label refuses: %s", markup);
+  g_assert_no_error (error);
+}
+
+static void
+test_markup_from_html (gconstpointer data)
+{
+  const MarkupCase *test = data;
+  g_autofree char *markup = lwn_text_markup_from_html (test->input, test->base_url);
+
+  g_test_summary ("Feed HTML renders to the expected label markup, which GtkLabel and Pango accept "
+                  "and which holds no tag, attribute or link the feed chose.");
+
+  g_assert_cmpstr (markup, ==, test->expected);
+  assert_label_markup (markup);
+}
+
 static void
 assert_plain_utf8 (const char *text,
                    gsize max_chars)
@@ -294,6 +425,7 @@ static void
 test_null_input (void)
 {
   g_autofree char *from_html = lwn_text_from_html (NULL, 10);
+  g_autofree char *markup_from_html = lwn_text_markup_from_html (NULL, NULL);
   g_autofree char *collapsed = lwn_text_collapse_whitespace (NULL);
   g_autofree char *stripped = lwn_text_strip_controls (NULL);
   g_autofree char *ellipsized = lwn_text_ellipsize (NULL, 10);
@@ -303,6 +435,7 @@ test_null_input (void)
   g_test_summary ("Every function returns \"\" rather than NULL for NULL input.");
 
   g_assert_cmpstr (from_html, ==, "");
+  g_assert_cmpstr (markup_from_html, ==, "");
   g_assert_cmpstr (collapsed, ==, "");
   g_assert_cmpstr (stripped, ==, "");
   g_assert_cmpstr (ellipsized, ==, "");
@@ -387,16 +520,19 @@ test_from_html_large (void)
   g_assert_cmpfloat (elapsed, <, 5.0);
 }
 
+/* @depth elements opened with @open_tag around "deep", all closed again. */
 static char *
-nested_html (guint depth)
+nested_html (const char *open_tag,
+             guint depth)
 {
   GString *html = g_string_new ("before ");
+  gsize name_len = strcspn (open_tag, " ");
 
   for (guint i = 0; i < depth; i++)
-    g_string_append (html, "<span>");
+    g_string_append_printf (html, "<%s>", open_tag);
   g_string_append (html, "deep");
   for (guint i = 0; i < depth; i++)
-    g_string_append (html, "</span>");
+    g_string_append_printf (html, "</%.*s>", (int) name_len, open_tag);
   g_string_append (html, " tail");
 
   return g_string_free (html, FALSE);
@@ -405,8 +541,8 @@ nested_html (guint depth)
 static void
 test_from_html_deep (void)
 {
-  g_autofree char *html = nested_html (200);
-  g_autofree char *hostile_html = nested_html (20000);
+  g_autofree char *html = nested_html ("span", 200);
+  g_autofree char *hostile_html = nested_html ("span", 20000);
   g_autofree char *text = lwn_text_from_html (html, 0);
   g_autofree char *hostile_text = lwn_text_from_html (hostile_html, 0);
 
@@ -416,6 +552,143 @@ test_from_html_deep (void)
   g_assert_cmpstr (text, ==, "before deep tail");
   assert_plain_utf8 (hostile_text, 0);
   g_assert_true (g_str_has_prefix (hostile_text, "before"));
+}
+
+static void
+test_markup_from_html_nested (void)
+{
+  g_autofree char *spans = nested_html ("span", 200);
+  g_autofree char *bold = nested_html ("b", 200);
+  g_autofree char *quotes = nested_html ("blockquote", 200);
+  g_autofree char *spans_markup = lwn_text_markup_from_html (spans, NULL);
+  g_autofree char *bold_markup = lwn_text_markup_from_html (bold, NULL);
+  g_autofree char *quotes_markup = lwn_text_markup_from_html (quotes, NULL);
+
+  g_test_summary ("Nesting within libxml2's limit keeps all its text, each style is opened once "
+                  "however often it is nested, and deep quotes add a bounded prefix.");
+
+  g_assert_cmpstr (spans_markup, ==, "before deep tail");
+  g_assert_cmpstr (bold_markup, ==, "before <b>deep</b> tail");
+  g_assert_cmpstr (quotes_markup, ==, "before\n\n" QUOTE QUOTE QUOTE QUOTE QUOTE QUOTE QUOTE QUOTE "deep\n\ntail");
+  assert_label_markup (quotes_markup);
+}
+
+static const char *const hostile_nesting[] = {
+  "b",
+  "i",
+  "span",
+  "div",
+  "p",
+  "blockquote",
+  "ul",
+  "li",
+  "ol",
+  "pre",
+  "code",
+  "table",
+  "a href=\"https://x.org/\"",
+  "q",
+  "dd",
+  "img alt=\"x\"",
+  "script",
+  "unknown",
+};
+
+static void
+test_markup_from_html_deep (gconstpointer data)
+{
+  const char *open_tag = data;
+  g_autofree char *html = nested_html (open_tag, 100000);
+  g_autofree char *markup = NULL;
+  double elapsed;
+
+  g_test_summary ("100,000 nested elements cost no crash and little time, and give markup a label "
+                  "accepts, starting with the text before them.");
+
+  g_test_timer_start ();
+  markup = lwn_text_markup_from_html (html, NULL);
+  elapsed = g_test_timer_elapsed ();
+
+  assert_label_markup (markup);
+  g_assert_true (g_str_has_prefix (markup, "before"));
+  g_assert_cmpuint (strlen (markup), <, 64 * 1024);
+  g_assert_cmpfloat (elapsed, <, 5.0);
+}
+
+static void
+test_markup_from_html_large (void)
+{
+  g_autofree char *html = repeat ("<p>Some <b>words</b> &amp; <a href=\"https://x.org/\">more</a> words.</p>\n", 1024 * 1024);
+  g_autofree char *plain = repeat ("word ", 1024 * 1024);
+  g_autofree char *markup = NULL;
+  g_autofree char *plain_markup = NULL;
+  double elapsed;
+
+  g_test_summary ("A 1 MB description becomes bounded markup that ends in an ellipsis, quickly.");
+
+  g_test_timer_start ();
+  markup = lwn_text_markup_from_html (html, NULL);
+  plain_markup = lwn_text_markup_from_html (plain, NULL);
+  elapsed = g_test_timer_elapsed ();
+
+  assert_label_markup (markup);
+  g_assert_true (g_str_has_prefix (markup, "Some <b>words</b> &amp; <a href=\"https://x.org/\">more</a> words.\n\nSome"));
+  g_assert_true (g_str_has_suffix (markup, "\xe2\x80\xa6"));
+  g_assert_cmpuint (strlen (markup), <, 1024 * 1024);
+  assert_label_markup (plain_markup);
+  /* 64 Ki characters besides the spaces between them. */
+  g_assert_cmpint (g_utf8_strlen (plain_markup, -1), <=, 2 * 64 * 1024);
+  g_assert_true (g_str_has_suffix (plain_markup, "word\xe2\x80\xa6"));
+  g_assert_cmpfloat (elapsed, <, 5.0);
+}
+
+static void
+test_markup_from_html_fixture (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFeed) feed = NULL;
+  guint n_items;
+  guint n_links = 0;
+  double elapsed;
+
+  g_test_summary ("Every description of an LWN feed renders to markup a label accepts, "
+                  "with its article links rewritten; the time per item is reported.");
+
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+  feed = lwn_feed_parse (g_bytes_new_take (g_steal_pointer (&contents), length), "application/rss+xml", LWN_BASE, &error);
+  g_assert_no_error (error);
+  n_items = lwn_feed_get_n_items (feed);
+  g_assert_cmpuint (n_items, >, 0);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      LwnFeedItem *item = lwn_feed_get_item (feed, i);
+      g_autofree char *markup = lwn_text_markup_from_html (lwn_feed_item_get_description (item), lwn_feed_item_get_url (item));
+
+      assert_label_markup (markup);
+      g_assert_null (strstr (markup, "/rss\""));
+      for (const char *p = strstr (markup, "<a href="); p != NULL; p = strstr (p + 1, "<a href="))
+        n_links++;
+    }
+  g_assert_cmpuint (n_links, >, 0);
+
+  g_test_timer_start ();
+  for (guint round = 0; round < 20; round++)
+    {
+      for (guint i = 0; i < n_items; i++)
+        {
+          LwnFeedItem *item = lwn_feed_get_item (feed, i);
+
+          g_free (lwn_text_markup_from_html (lwn_feed_item_get_description (item), lwn_feed_item_get_url (item)));
+        }
+    }
+  elapsed = g_test_timer_elapsed ();
+  g_test_message ("%s: %.1f microseconds per item", name, elapsed * 1e6 / (20.0 * n_items));
 }
 
 static void
@@ -453,6 +726,22 @@ main (int argc,
   g_test_add_func ("/text/null-input", test_null_input);
   g_test_add_func ("/text/from-html/large", test_from_html_large);
   g_test_add_func ("/text/from-html/deep", test_from_html_deep);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (markup_html_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/text/markup-from-html/%s", markup_html_cases[i].name);
+      g_test_add_data_func (path, &markup_html_cases[i], test_markup_from_html);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (hostile_nesting); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/text/markup-from-html/hostile/deep/%.*s",
+                                               (int) strcspn (hostile_nesting[i], " "), hostile_nesting[i]);
+      g_test_add_data_func (path, hostile_nesting[i], test_markup_from_html_deep);
+    }
+  g_test_add_func ("/text/markup-from-html/nested", test_markup_from_html_nested);
+  g_test_add_func ("/text/markup-from-html/large", test_markup_from_html_large);
+  g_test_add_data_func ("/text/markup-from-html/fixture/lwn-2023", "lwn-headlines-2023-07.rdf", test_markup_from_html_fixture);
+  g_test_add_data_func ("/text/markup-from-html/fixture/lwn-2020", "lwn-rss-2020.rdf", test_markup_from_html_fixture);
 
   return g_test_run ();
 }
