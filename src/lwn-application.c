@@ -10,6 +10,7 @@
 #include "lwn-application.h"
 #include "lwn-autostart.h"
 #include "lwn-cli.h"
+#include "lwn-headlines-window.h"
 #include "lwn-notifier.h"
 #include "lwn-reader.h"
 #include "lwn-scheduler.h"
@@ -37,6 +38,7 @@ struct _LwnApplication
   LwnReader *reader;
   LwnTray *tray;
   LwnNotifier *notifier;
+  LwnHeadlinesWindow *headlines_window; /* while open; it destroys itself on close */
 
   guint watcher_id;
   guint tray_grace_id;
@@ -140,6 +142,43 @@ open_site_activated (GSimpleAction *action,
 }
 
 static void
+open_link_activated (GSimpleAction *action,
+                     GVariant *parameter,
+                     gpointer user_data)
+{
+  open_url (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
+show_headlines_activated (GSimpleAction *action,
+                          GVariant *parameter,
+                          gpointer user_data)
+{
+  LwnApplication *self = user_data;
+
+  if (self->headlines_window == NULL)
+    {
+      self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->reader, self->settings);
+      g_object_add_weak_pointer (G_OBJECT (self->headlines_window), (gpointer *) &self->headlines_window);
+    }
+  gtk_window_present (GTK_WINDOW (self->headlines_window));
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant *parameter,
+                 gpointer user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  const char *authors[] = { "The lwn-tray authors", NULL };
+
+  gtk_show_about_dialog (parent,
+                         "program-name", _("LWN.net Headlines"), "logo-icon-name", APP_ID, "version", PACKAGE_VERSION, "comments", _("The latest LWN.net headlines in the panel, with their summaries."), "website", PACKAGE_URL, "license-type", GTK_LICENSE_GPL_3_0, "authors", authors,
+                                                                                                                                       /* Translators: put your names here, one per line. */
+                                                                                                                                       "translator-credits", _("translator-credits"), NULL);
+}
+
+static void
 quit_activated (GSimpleAction *action,
                 GVariant *parameter,
                 gpointer user_data)
@@ -172,6 +211,9 @@ add_actions (LwnApplication *self)
 {
   const GActionEntry entries[] = {
     { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "s" },
+    { .name = "open-link", .activate = open_link_activated, .parameter_type = "s" },
+    { .name = "show-headlines", .activate = show_headlines_activated },
+    { .name = "about", .activate = about_activated },
     { .name = "refresh", .activate = refresh_activated },
     { .name = "mark-all-read", .activate = mark_all_read_activated },
     { .name = "open-site", .activate = open_site_activated },
@@ -179,12 +221,24 @@ add_actions (LwnApplication *self)
     { .name = "autostart", .state = "false", .change_state = autostart_change_state },
   };
   const char *refresh_accels[] = { "<Control>r", NULL };
+  const char *close_accels[] = { "<Control>w", "Escape", NULL };
   GAction *autostart;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   autostart = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
   g_simple_action_set_state (G_SIMPLE_ACTION (autostart), g_variant_new_boolean (lwn_autostart_is_enabled ()));
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh", refresh_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close", close_accels);
+}
+
+static void
+reader_n_unread_cb (LwnReader *reader,
+                    GParamSpec *pspec,
+                    LwnApplication *self)
+{
+  GAction *mark_all_read = g_action_map_lookup_action (G_ACTION_MAP (self), "mark-all-read");
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (mark_all_read), lwn_reader_get_n_unread (reader) > 0);
 }
 
 /* The reading model's news, for the notifier */
@@ -238,7 +292,7 @@ notifier_show_all_cb (LwnNotifier *notifier,
                       const char *url,
                       LwnApplication *self)
 {
-  open_url (self, url);
+  g_action_group_activate_action (G_ACTION_GROUP (self), "show-headlines", NULL);
 }
 
 /* Tray host */
@@ -407,6 +461,8 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
 
   add_actions (self);
+  g_signal_connect (self->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), self);
+  reader_n_unread_cb (self->reader, NULL, self);
   self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
@@ -467,6 +523,7 @@ lwn_application_command_line (GApplication *application,
   GVariantDict *options = g_application_command_line_get_options_dict (command_line);
   /* Options first: they mark what the settings must not override. */
   gboolean changed = apply_options (self, options);
+  gboolean show = g_variant_dict_contains (options, "show");
 
   if (!self->started)
     {
@@ -475,13 +532,16 @@ lwn_application_command_line (GApplication *application,
       if (self->settings != NULL)
         g_signal_connect (self->settings, "changed", G_CALLBACK (settings_changed_cb), self);
       lwn_reader_start (self->reader);
-      return 0;
+    }
+  /* Started again: apply what was asked, or refresh, as the README promises. */
+  else if (!changed && !show)
+    {
+      g_debug ("Started again: refreshing");
+      lwn_reader_refresh (self->reader);
     }
 
-  /* Started again: apply what was asked, or refresh, as the README promises. */
-  g_debug ("Started again%s", changed ? " with options" : ": refreshing");
-  if (!changed)
-    lwn_reader_refresh (self->reader);
+  if (show)
+    g_action_group_activate_action (G_ACTION_GROUP (self), "show-headlines", NULL);
   return 0;
 }
 
@@ -591,6 +651,8 @@ lwn_application_dispose (GObject *object)
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
+  if (self->headlines_window != NULL)
+    gtk_widget_destroy (GTK_WIDGET (self->headlines_window));
   g_clear_object (&self->tray);
   g_clear_object (&self->notifier);
   g_clear_object (&self->reader);
@@ -621,11 +683,12 @@ lwn_application_init (LwnApplication *self)
       /* A string, not G_OPTION_ARG_INT: GApplication cannot tell "--interval 0" from no option. */
       { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
         { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
-          { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
-            { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
-              { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
-                { NULL },
-            };
+          { "show", 's', 0, G_OPTION_ARG_NONE, NULL, N_("Show the headlines window"), NULL },
+            { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
+              { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
+                { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+                  { NULL },
+              };
 
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self), _("Shows the latest LWN.net headlines in the panel."));

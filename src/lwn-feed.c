@@ -20,6 +20,7 @@ struct _LwnFeedItem
   /* Computed once, by lwn_feed_prepare_display() in the worker that parsed the
    * feed, or on first use by a program that never calls it. */
   char *summary;
+  char *summary_markup;
 };
 
 struct _LwnFeed
@@ -109,6 +110,7 @@ lwn_feed_item_unref (LwnFeedItem *item)
   g_free (item->author);
   g_free (item->description_html);
   g_free (item->summary);
+  g_free (item->summary_markup);
   g_clear_pointer (&item->date, g_date_time_unref);
   g_free (item);
 }
@@ -291,6 +293,24 @@ lwn_feed_get_item (const LwnFeed *feed,
 }
 
 /**
+ * lwn_feed_item_get_summary_markup:
+ * @item: an item
+ *
+ * The description as Pango markup for a label: paragraphs, emphasis, code,
+ * lists and quotes, and links that are http(s) only (LWN's RSS-view links
+ * rewritten to the article). Computed like lwn_feed_item_get_summary().
+ *
+ * Returns: (transfer none): the markup; "" when the item has no description
+ */
+const char *
+lwn_feed_item_get_summary_markup (LwnFeedItem *item)
+{
+  if (item->summary_markup == NULL)
+    item->summary_markup = lwn_text_markup_from_html (item->description_html, item->link);
+  return item->summary_markup;
+}
+
+/**
  * lwn_feed_prepare_display:
  * @feed: a feed that no other thread uses yet
  *
@@ -302,5 +322,10 @@ void
 lwn_feed_prepare_display (LwnFeed *feed)
 {
   for (guint i = 0; i < feed->items->len; i++)
-    lwn_feed_item_get_summary (g_ptr_array_index (feed->items, i));
+    {
+      LwnFeedItem *item = g_ptr_array_index (feed->items, i);
+
+      lwn_feed_item_get_summary (item);
+      lwn_feed_item_get_summary_markup (item);
+    }
 }

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "lwn-headline.h"
 
 struct _LwnHeadline
@@ -169,4 +171,95 @@ lwn_headline_set_unread (LwnHeadline *self,
 
   self->unread = unread;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNREAD]);
+}
+
+/**
+ * lwn_format_age:
+ * @when: a moment in the past
+ * @now: the present
+ *
+ * How long ago @when was, the way a person says it: "just now", "5 minutes
+ * ago", "3 hours ago", "yesterday", "4 days ago", and after a week the
+ * date itself ("12 July 2023"). A @when in the future (a clock off by a
+ * little) counts as "just now".
+ *
+ * Returns: (transfer full): the text, translated
+ */
+char *
+lwn_format_age (GDateTime *when,
+                GDateTime *now)
+{
+  GTimeSpan ago = g_date_time_difference (now, when);
+  gint64 minutes = ago / G_TIME_SPAN_MINUTE;
+  gint64 hours = ago / G_TIME_SPAN_HOUR;
+  gint64 days = ago / G_TIME_SPAN_DAY;
+  g_autoptr (GDateTime) local = NULL;
+
+  if (minutes < 1)
+    return g_strdup (_("just now"));
+  if (hours < 1)
+    return g_strdup_printf (ngettext ("%d minute ago", "%d minutes ago", (gulong) minutes), (int) minutes);
+  if (days < 1)
+    return g_strdup_printf (ngettext ("%d hour ago", "%d hours ago", (gulong) hours), (int) hours);
+  if (days < 2)
+    return g_strdup (_("yesterday"));
+  if (days < 7)
+    return g_strdup_printf (ngettext ("%d day ago", "%d days ago", (gulong) days), (int) days);
+
+  local = g_date_time_to_local (when);
+  /* Translators: a date, see the strftime() manual; e.g. "12 July 2023". */
+  return g_date_time_format (local, _("%-d %B %Y"));
+}
+
+/**
+ * lwn_headline_dup_details:
+ * @self: a #LwnHeadline
+ * @now: the present, to say how old the headline is
+ *
+ * The line shown under a headline's title: its age, its author and, for
+ * LWN's subscriber-only articles still within their first week, the day
+ * they become free, e.g. "3 hours ago · Jonathan Corbet · Subscribers only
+ * — free on 13 July".
+ *
+ * Returns: (transfer full): the details; "" when nothing is known
+ */
+char *
+lwn_headline_dup_details (LwnHeadline *self,
+                          GDateTime *now)
+{
+  LwnFeedItem *item;
+  GDateTime *date;
+  const char *author;
+  g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (LWN_IS_HEADLINE (self), NULL);
+
+  item = self->item;
+  date = lwn_feed_item_get_date (item);
+  author = lwn_feed_item_get_author (item);
+
+  if (date != NULL)
+    g_ptr_array_add (parts, lwn_format_age (date, now));
+  if (author != NULL && *author != '\0')
+    g_ptr_array_add (parts, g_strdup (author));
+  if (lwn_feed_item_get_paywalled (item))
+    {
+      g_autoptr (GDateTime) free_on = date != NULL ? g_date_time_add_days (date, LWN_HEADLINE_PAYWALL_DAYS) : NULL;
+
+      if (free_on == NULL)
+        g_ptr_array_add (parts, g_strdup (_("Subscribers only")));
+      else if (g_date_time_compare (free_on, now) > 0)
+        {
+          g_autoptr (GDateTime) local = g_date_time_to_local (free_on);
+          /* Translators: a day, see the strftime() manual; e.g. "13 July". */
+          g_autofree char *day = g_date_time_format (local, _("%-d %B"));
+
+          /* Translators: %s is a day, e.g. "13 July": LWN opens its articles to everyone a week after publication. */
+          g_ptr_array_add (parts, g_strdup_printf (_("Subscribers only — free on %s"), day));
+        }
+    }
+
+  g_ptr_array_add (parts, NULL);
+  /* Translators: the separator between the age, the author and the access of a headline. */
+  return g_strjoinv (_(" · "), (char **) parts->pdata);
 }

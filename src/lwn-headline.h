@@ -8,6 +8,9 @@
 
 G_BEGIN_DECLS
 
+/* LWN opens subscriber-only articles to everyone this long after publication. */
+#define LWN_HEADLINE_PAYWALL_DAYS 7
+
 #define LWN_TYPE_HEADLINE (lwn_headline_get_type ())
 G_DECLARE_FINAL_TYPE (LwnHeadline, lwn_headline, LWN, HEADLINE, GObject)
 
@@ -21,6 +24,11 @@ const char  *lwn_headline_get_url    (LwnHeadline *self);
 gboolean     lwn_headline_get_unread (LwnHeadline *self);
 void         lwn_headline_set_unread (LwnHeadline *self,
                                       gboolean     unread);
+char        *lwn_headline_dup_details (LwnHeadline *self,
+                                       GDateTime   *now);
+
+char        *lwn_format_age          (GDateTime   *when,
+                                      GDateTime   *now);
 /* clang-format on */
 
 G_END_DECLS

@@ -200,6 +200,7 @@ build_menu (LwnTray *self)
   gtk_widget_set_sensitive (self->status_item, FALSE);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->status_item);
 
+  append_command (self, _("Show _Headlines…"), "show-headlines");
   self->refresh_item = append_command (self, _("_Refresh now"), "refresh");
   self->mark_read_item = append_command (self, _("_Mark all as read"), "mark-all-read");
   self->site_item = append_command (self, _("_Open LWN.net"), "open-site");

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The headlines window: every headline with its details and summary, a view of the reading model. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "lwn-reader.h"
+
+G_BEGIN_DECLS
+
+#define LWN_TYPE_HEADLINES_WINDOW (lwn_headlines_window_get_type ())
+G_DECLARE_FINAL_TYPE (LwnHeadlinesWindow, lwn_headlines_window, LWN, HEADLINES_WINDOW, GtkApplicationWindow)
+
+/* clang-format off */
+LwnHeadlinesWindow *lwn_headlines_window_new (GtkApplication *application,
+                                              LwnReader      *reader,
+                                              GSettings      *settings);
+/* clang-format on */
+
+G_END_DECLS
