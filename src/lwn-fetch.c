@@ -8,7 +8,7 @@
 #include <curl/curl.h>
 #include <glib/gi18n.h>
 
-#include "lwn-fetcher.h"
+#include "lwn-fetch.h"
 
 typedef struct curl_slist CurlSlist;
 

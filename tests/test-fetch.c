@@ -8,7 +8,7 @@
 
 #include <curl/curl.h>
 
-#include "lwn-fetcher.h"
+#include "lwn-fetch.h"
 #include "lwn-test-server.h"
 
 #define SMALL_CAP (64 * 1024)
@@ -1037,62 +1037,62 @@ main (int argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/fetcher/limits/defaults", test_limits_defaults);
-  g_test_add_func ("/fetcher/get/ok", test_get_ok);
-  g_test_add_func ("/fetcher/get/request-headers", test_get_request_headers);
-  g_test_add_func ("/fetcher/conditional/304", test_conditional_304);
-  g_test_add_func ("/fetcher/conditional/last-modified", test_conditional_last_modified);
-  g_test_add_func ("/fetcher/conditional/changed", test_conditional_changed);
-  g_test_add_func ("/fetcher/conditional/unsafe-validator", test_conditional_unsafe_validator);
-  g_test_add_func ("/fetcher/encoding/gzip", test_encoding_gzip);
+  g_test_add_func ("/fetch/limits/defaults", test_limits_defaults);
+  g_test_add_func ("/fetch/get/ok", test_get_ok);
+  g_test_add_func ("/fetch/get/request-headers", test_get_request_headers);
+  g_test_add_func ("/fetch/conditional/304", test_conditional_304);
+  g_test_add_func ("/fetch/conditional/last-modified", test_conditional_last_modified);
+  g_test_add_func ("/fetch/conditional/changed", test_conditional_changed);
+  g_test_add_func ("/fetch/conditional/unsafe-validator", test_conditional_unsafe_validator);
+  g_test_add_func ("/fetch/encoding/gzip", test_encoding_gzip);
 
   for (gsize i = 0; i < G_N_ELEMENTS (redirect_cases); i++)
-    add_table_test ("/fetcher/redirect/", redirect_cases[i].name, &redirect_cases[i], test_redirect);
+    add_table_test ("/fetch/redirect/", redirect_cases[i].name, &redirect_cases[i], test_redirect);
   for (gsize i = 0; i < G_N_ELEMENTS (refused_locations); i++)
     {
       g_autofree char *scheme = g_uri_parse_scheme (refused_locations[i]);
 
-      add_table_test ("/fetcher/redirect/refused/", scheme, refused_locations[i], test_redirect_refused);
+      add_table_test ("/fetch/redirect/refused/", scheme, refused_locations[i], test_redirect_refused);
     }
-  g_test_add_func ("/fetcher/redirect/loop", test_redirect_loop);
-  g_test_add_func ("/fetcher/redirect/headers-not-kept", test_redirect_headers_not_kept);
+  g_test_add_func ("/fetch/redirect/loop", test_redirect_loop);
+  g_test_add_func ("/fetch/redirect/headers-not-kept", test_redirect_headers_not_kept);
 
   for (gsize i = 0; i < G_N_ELEMENTS (status_cases); i++)
     {
       g_autofree char *code = g_strdup_printf ("%u", status_cases[i].status);
 
-      add_table_test ("/fetcher/status/", code, &status_cases[i], test_status);
+      add_table_test ("/fetch/status/", code, &status_cases[i], test_status);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (retry_after_cases); i++)
-    add_table_test ("/fetcher/retry-after/", retry_after_cases[i].name, &retry_after_cases[i], test_retry_after);
+    add_table_test ("/fetch/retry-after/", retry_after_cases[i].name, &retry_after_cases[i], test_retry_after);
   for (gsize i = 0; i < G_N_ELEMENTS (cache_control_cases); i++)
-    add_table_test ("/fetcher/cache-control/", cache_control_cases[i].name, &cache_control_cases[i], test_cache_control);
+    add_table_test ("/fetch/cache-control/", cache_control_cases[i].name, &cache_control_cases[i], test_cache_control);
 
-  g_test_add_func ("/fetcher/limits/at-cap", test_limits_at_cap);
+  g_test_add_func ("/fetch/limits/at-cap", test_limits_at_cap);
   for (gsize i = 0; i < G_N_ELEMENTS (too_large_cases); i++)
-    add_table_test ("/fetcher/limits/too-large/", too_large_cases[i].name, &too_large_cases[i], test_limits_too_large);
-  g_test_add_func ("/fetcher/timeout/low-speed", test_timeout_low_speed);
-  g_test_add_func ("/fetcher/timeout/total", test_timeout_total);
+    add_table_test ("/fetch/limits/too-large/", too_large_cases[i].name, &too_large_cases[i], test_limits_too_large);
+  g_test_add_func ("/fetch/timeout/low-speed", test_timeout_low_speed);
+  g_test_add_func ("/fetch/timeout/total", test_timeout_total);
 
   for (gsize i = 0; i < G_N_ELEMENTS (cancel_cases); i++)
-    add_table_test ("/fetcher/cancel/", cancel_cases[i].name, &cancel_cases[i], test_cancel_in_flight);
-  g_test_add_func ("/fetcher/cancel/before", test_cancel_before);
+    add_table_test ("/fetch/cancel/", cancel_cases[i].name, &cancel_cases[i], test_cancel_in_flight);
+  g_test_add_func ("/fetch/cancel/before", test_cancel_before);
 
-  g_test_add_func ("/fetcher/error/connect", test_error_connect);
-  g_test_add_func ("/fetcher/error/resolve", test_error_resolve);
-  g_test_add_func ("/fetcher/error/reset", test_error_reset);
-  g_test_add_func ("/fetcher/file/ok", test_file_ok);
-  g_test_add_func ("/fetcher/file/missing", test_file_missing);
+  g_test_add_func ("/fetch/error/connect", test_error_connect);
+  g_test_add_func ("/fetch/error/resolve", test_error_resolve);
+  g_test_add_func ("/fetch/error/reset", test_error_reset);
+  g_test_add_func ("/fetch/file/ok", test_file_ok);
+  g_test_add_func ("/fetch/file/missing", test_file_missing);
 
   for (gsize i = 0; i < G_N_ELEMENTS (unsupported_urls); i++)
     {
       g_autofree char *name = g_strdup_printf ("%" G_GSIZE_FORMAT, i);
 
-      add_table_test ("/fetcher/url/unsupported/", name, unsupported_urls[i], test_url_unsupported);
+      add_table_test ("/fetch/url/unsupported/", name, unsupported_urls[i], test_url_unsupported);
     }
 
-  g_test_add_func ("/fetcher/async/ok", test_async_ok);
-  g_test_add_func ("/fetcher/async/concurrent", test_async_concurrent);
+  g_test_add_func ("/fetch/async/ok", test_async_ok);
+  g_test_add_func ("/fetch/async/concurrent", test_async_concurrent);
 
   int status = g_test_run ();
 
