@@ -46,7 +46,6 @@ typedef struct
 
 typedef struct _LwnFetchResponse LwnFetchResponse;
 
-LwnFetchResponse *lwn_fetch_response_ref              (LwnFetchResponse *response);
 void              lwn_fetch_response_unref            (LwnFetchResponse *response);
 guint             lwn_fetch_response_get_status       (const LwnFetchResponse *response);
 gboolean          lwn_fetch_response_is_not_modified  (const LwnFetchResponse *response);
@@ -64,12 +63,6 @@ gboolean          lwn_fetch_response_check            (const LwnFetchResponse *r
 LwnFetchResponse *lwn_fetch_sync                      (const LwnFetchRequest *request,
                                                        GCancellable          *cancellable,
                                                        GError               **error);
-void              lwn_fetch_async                     (const LwnFetchRequest *request,
-                                                       GCancellable          *cancellable,
-                                                       GAsyncReadyCallback    callback,
-                                                       gpointer               user_data);
-LwnFetchResponse *lwn_fetch_finish                    (GAsyncResult *result,
-                                                       GError      **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnFetchResponse, lwn_fetch_response_unref)
 

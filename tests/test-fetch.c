@@ -670,31 +670,60 @@ test_timeout_total (void)
   g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
 }
 
+/* A fetch that runs lwn_fetch_sync() in a worker thread, as the feed loader
+ * does, and reports on the main context. */
 typedef struct
 {
+  LwnFetchRequest request; /* what it points to outlives the fetch */
   LwnFetchResponse *response;
   GError *error;
   gboolean done;
   gint64 done_time;
-} AsyncResult;
+} ThreadFetch;
 
 static void
-async_result_clear (AsyncResult *result)
+thread_fetch_clear (ThreadFetch *fetch)
 {
-  g_clear_pointer (&result->response, lwn_fetch_response_unref);
-  g_clear_error (&result->error);
+  g_clear_pointer (&fetch->response, lwn_fetch_response_unref);
+  g_clear_error (&fetch->error);
 }
 
 static void
-fetch_done_cb (GObject *source,
-               GAsyncResult *res,
-               gpointer user_data)
+thread_fetch_run (GTask *task,
+                  gpointer source_object,
+                  gpointer task_data,
+                  GCancellable *cancellable)
 {
-  AsyncResult *result = user_data;
+  ThreadFetch *fetch = task_data;
+  GError *error = NULL;
+  LwnFetchResponse *response = lwn_fetch_sync (&fetch->request, cancellable, &error);
 
-  result->response = lwn_fetch_finish (res, &result->error);
-  result->done = TRUE;
-  result->done_time = g_get_monotonic_time ();
+  if (response == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, response, (GDestroyNotify) lwn_fetch_response_unref);
+}
+
+static void
+thread_fetch_done_cb (GObject *source,
+                      GAsyncResult *result,
+                      gpointer user_data)
+{
+  ThreadFetch *fetch = user_data;
+
+  fetch->response = g_task_propagate_pointer (G_TASK (result), &fetch->error);
+  fetch->done = TRUE;
+  fetch->done_time = g_get_monotonic_time ();
+}
+
+static void
+thread_fetch_start (ThreadFetch *fetch,
+                    GCancellable *cancellable)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, thread_fetch_done_cb, fetch);
+
+  g_task_set_task_data (task, fetch, NULL);
+  g_task_run_in_thread (task, thread_fetch_run);
 }
 
 typedef struct
@@ -733,15 +762,14 @@ test_cancel_in_flight (gconstpointer data)
   g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   LwnFetchLimits limits = test_limits ();
-  const LwnFetchRequest request = { .url = url, .limits = &limits };
-  AsyncResult result = { 0 };
+  ThreadFetch result = { .request = { .url = url, .limits = &limits } };
   CancelLater cancel = { .cancellable = cancellable };
 
-  g_test_summary ("Cancelling an async fetch mid-transfer ends it promptly with G_IO_ERROR_CANCELLED.");
+  g_test_summary ("Cancelling a fetch in a worker thread mid-transfer ends it promptly with G_IO_ERROR_CANCELLED.");
 
   limits.low_speed_bytes = 0;
   lwn_test_server_add_route (server, "/feed", &test->route);
-  lwn_fetch_async (&request, cancellable, fetch_done_cb, &result);
+  thread_fetch_start (&result, cancellable);
   g_timeout_add (300, cancel_later_cb, &cancel);
 
   while (!result.done)
@@ -754,7 +782,7 @@ test_cancel_in_flight (gconstpointer data)
                   result.done_time - cancel.cancel_time);
   g_assert_cmpint (result.done_time - cancel.cancel_time, <, G_USEC_PER_SEC / 2);
   g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 1);
-  async_result_clear (&result);
+  thread_fetch_clear (&result);
 }
 
 static void
@@ -924,29 +952,19 @@ test_url_unsupported (gconstpointer data)
 }
 
 static void
-test_async_ok (void)
+test_thread_ok (void)
 {
   g_autoptr (LwnTestServer) server = lwn_test_server_new ();
   g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
-  g_autofree char *etag = g_strdup ("\"v1\"");
-  LwnFetchLimits *limits = g_new (LwnFetchLimits, 1);
-  LwnFetchRequest request = { .etag = etag, .limits = limits };
-  AsyncResult result = { 0 };
+  LwnFetchLimits limits = test_limits ();
+  ThreadFetch result = { .request = { .url = url, .etag = "\"v1\"", .limits = &limits } };
   const LwnTestRoute route = { .body = "<rss/>", .etag = "\"v2\"" };
   g_autofree char *if_none_match = NULL;
 
-  g_test_summary ("The async API delivers the response on the caller's main context, from a request it copied.");
+  g_test_summary ("A fetch in a worker thread delivers its response to the caller's main context.");
 
   lwn_test_server_add_route (server, "/feed", &route);
-  *limits = test_limits ();
-  request.url = url;
-  lwn_fetch_async (&request, NULL, fetch_done_cb, &result);
-
-  /* The request is the caller's: it may change or go away at once. */
-  request.url = "http://invalid.invalid/";
-  request.etag = NULL;
-  g_clear_pointer (&etag, g_free);
-  g_clear_pointer (&limits, g_free);
+  thread_fetch_start (&result, NULL);
 
   while (!result.done)
     g_main_context_iteration (NULL, TRUE);
@@ -956,31 +974,31 @@ test_async_ok (void)
   assert_body (result.response, "<rss/>", 6);
   if_none_match = lwn_test_server_dup_request_header (server, "/feed", "If-None-Match");
   g_assert_cmpstr (if_none_match, ==, "\"v1\"");
-  async_result_clear (&result);
+  thread_fetch_clear (&result);
 }
 
 static void
-test_async_concurrent (void)
+test_thread_concurrent (void)
 {
   g_autoptr (LwnTestServer) server = lwn_test_server_new ();
   LwnFetchLimits limits = test_limits ();
-  AsyncResult results[4] = { 0 };
+  ThreadFetch results[4] = { 0 };
   char *urls[G_N_ELEMENTS (results)];
   gboolean all_done = FALSE;
 
-  g_test_summary ("Several fetches may run at once without getting in each other's way.");
+  g_test_summary ("Several fetches may run at once in worker threads without getting in each other's way.");
 
   for (guint i = 0; i < G_N_ELEMENTS (results); i++)
     {
       g_autofree char *path = g_strdup_printf ("/feed%u", i);
       g_autofree char *body = g_strdup_printf ("body %u", i);
       const LwnTestRoute route = { .body = body, .drip_bytes = 2, .drip_interval_ms = 20 };
-      LwnFetchRequest request = { .limits = &limits };
 
       lwn_test_server_add_route (server, path, &route);
       urls[i] = lwn_test_server_dup_url (server, path);
-      request.url = urls[i];
-      lwn_fetch_async (&request, NULL, fetch_done_cb, &results[i]);
+      results[i].request.url = urls[i];
+      results[i].request.limits = &limits;
+      thread_fetch_start (&results[i], NULL);
     }
 
   while (!all_done)
@@ -998,7 +1016,7 @@ test_async_concurrent (void)
       g_assert_no_error (results[i].error);
       assert_body (results[i].response, body, strlen (body));
       g_assert_cmpstr (lwn_fetch_response_get_effective_url (results[i].response), ==, urls[i]);
-      async_result_clear (&results[i]);
+      thread_fetch_clear (&results[i]);
       g_free (urls[i]);
     }
 }
@@ -1091,8 +1109,8 @@ main (int argc,
       add_table_test ("/fetch/url/unsupported/", name, unsupported_urls[i], test_url_unsupported);
     }
 
-  g_test_add_func ("/fetch/async/ok", test_async_ok);
-  g_test_add_func ("/fetch/async/concurrent", test_async_concurrent);
+  g_test_add_func ("/fetch/thread/ok", test_thread_ok);
+  g_test_add_func ("/fetch/thread/concurrent", test_thread_concurrent);
 
   int status = g_test_run ();
 
