@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Downloads a feed with libcurl: conditional GET, hard limits, cancellable, off the main thread. */
+/* Downloads a feed with libcurl: conditional GET, hard limits, cancellable, in a worker thread. */
 #pragma once
 
 #include <gio/gio.h>

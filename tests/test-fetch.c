@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests the fetcher against a scripted local HTTP server: validators, redirects, limits, errors, cancellation. */
+/* Tests lwn_fetch_sync() against a scripted local HTTP server: validators, redirects, limits, errors, cancellation. */
 
 #include "config.h"
 
@@ -541,7 +541,13 @@ test_redirect_headers_not_kept (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (LwnFetchResponse) response = NULL;
   const char *const hop_headers[] = { "Cache-Control: max-age=999", "Retry-After: 999", NULL };
-  const LwnTestRoute hop = { .status = 302, .location = "/new", .etag = "\"old\"", .headers = hop_headers };
+  const LwnTestRoute hop = {
+    .status = 302,
+    .location = "/new",
+    .content_type = "text/html",
+    .etag = "\"old\"",
+    .headers = hop_headers,
+  };
   const LwnTestRoute final = { .body = "x" };
 
   g_test_summary ("Only the final response's headers count, not those of a redirect on the way.");
@@ -551,6 +557,7 @@ test_redirect_headers_not_kept (void)
   response = fetch (url, &error);
 
   g_assert_no_error (error);
+  g_assert_cmpstr (lwn_fetch_response_get_content_type (response), ==, NULL);
   g_assert_cmpstr (lwn_fetch_response_get_etag (response), ==, NULL);
   g_assert_cmpint (lwn_fetch_response_get_max_age (response), ==, -1);
   g_assert_cmpint (lwn_fetch_response_get_retry_after (response), ==, -1);
@@ -805,13 +812,31 @@ test_cancel_before (void)
   g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 0);
 }
 
-static void
-test_error_connect (void)
+/* A port bound but not listened on: it stays ours, and connecting to it is refused. */
+static guint16
+bind_refusing_port (GSocket **out_socket)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr (GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
   g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (GSocket) socket = NULL;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (socket, address, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+
+  *out_socket = g_steal_pointer (&socket);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+static void
+test_error_connect (void)
+{
+  g_autoptr (GError) error = NULL;
   g_autoptr (GSocket) socket = NULL;
   g_autoptr (LwnFetchResponse) response = NULL;
   g_autofree char *url = NULL;
@@ -820,15 +845,7 @@ test_error_connect (void)
 
   g_test_summary ("A port nobody listens on gives a connect error naming host and port.");
 
-  /* Bound but not listening: the port stays ours, and connecting to it is refused. */
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
-  g_assert_no_error (error);
-  g_socket_bind (socket, address, FALSE, &error);
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-
+  port = bind_refusing_port (&socket);
   url = g_strdup_printf ("http://127.0.0.1:%u/feed", port);
   response = fetch (url, &error);
 
