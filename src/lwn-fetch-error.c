@@ -58,12 +58,14 @@ lwn_fetch_error_set_from_status (GError **error,
                _("HTTP status %u"), status);
 }
 
-/* "host:port" of @url for messages, with the scheme's default port. */
+/* "host:port" of @url for messages, with the port libcurl uses when it has none. */
 static char *
-describe_endpoint (const char *url)
+describe_endpoint (const char *url,
+                   gboolean is_proxy)
 {
   g_autofree char *scheme = NULL;
   g_autofree char *host = NULL;
+  gboolean secure;
   gint port = -1;
 
   if (url == NULL)
@@ -71,8 +73,11 @@ describe_endpoint (const char *url)
   if (!g_uri_split_network (url, G_URI_FLAGS_NONE, &scheme, &host, &port, NULL) || host == NULL)
     return g_strdup (url);
 
-  if (port == -1)
-    port = g_ascii_strcasecmp (scheme, "https") == 0 ? 443 : 80;
+  secure = g_ascii_strcasecmp (scheme, "https") == 0;
+  if (port == -1 && is_proxy)
+    port = secure ? 443 : 1080;
+  else if (port == -1)
+    port = secure ? 443 : 80;
 
   if (strchr (host, ':') != NULL)
     return g_strdup_printf ("[%s]:%d", host, port);
@@ -138,18 +143,30 @@ static void
 set_connect_error (GError **error,
                    CURL *curl,
                    const char *url,
+                   const char *proxy,
                    const char *detail)
 {
-  g_autofree char *endpoint = describe_endpoint (url);
+  gboolean via_proxy = proxy != NULL && *proxy != '\0';
+  g_autofree char *endpoint = describe_endpoint (via_proxy ? proxy : url, via_proxy);
   long os_errno = 0;
   const char *reason;
 
   curl_easy_getinfo (curl, CURLINFO_OS_ERRNO, &os_errno);
   reason = os_errno != 0 ? g_strerror ((int) os_errno) : detail;
 
-  /* Translators: "Cannot connect to lwn.net:443 (Connection refused)". */
-  g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT,
-               _("Cannot connect to %s (%s)"), endpoint, reason);
+  /* With a proxy, libcurl only ever connects to the proxy. */
+  if (via_proxy)
+    {
+      /* Translators: "Cannot connect to the proxy proxy.example:3128 (Connection refused)". */
+      g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT,
+                   _("Cannot connect to the proxy %s (%s)"), endpoint, reason);
+    }
+  else
+    {
+      /* Translators: "Cannot connect to lwn.net:443 (Connection refused)". */
+      g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT,
+                   _("Cannot connect to %s (%s)"), endpoint, reason);
+    }
 }
 
 /* "8 MiB" rather than "8.0 MiB" for the round sizes that limits are. */
@@ -191,8 +208,13 @@ set_network_error (GError **error,
                      _("Cannot resolve the proxy: %s"), detail);
         return TRUE;
 
+      case CURLE_PROXY:
+        g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT,
+                     _("The proxy refused the connection: %s"), detail);
+        return TRUE;
+
       case CURLE_COULDNT_CONNECT:
-        set_connect_error (error, curl, url, detail);
+        set_connect_error (error, curl, url, failure->proxy, detail);
         return TRUE;
 
       case CURLE_OPERATION_TIMEDOUT:

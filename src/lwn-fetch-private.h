@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   const char           *request_url;
+  const char           *proxy;          /* NULL or "" when none was used */
   const char           *message;        /* libcurl's error buffer, maybe empty */
   gboolean              body_too_large; /* the body went over the cap */
   const LwnFetchLimits *limits;

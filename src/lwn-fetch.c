@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Downloads a feed with libcurl: conditional GET, hard limits, cancellable, in a worker thread. */
+/* Downloads a feed with libcurl through the desktop's proxy: conditional GET, hard limits, cancellable, in a worker thread. */
 
 #include "config.h"
 
@@ -22,6 +22,7 @@ typedef struct
 {
   CURL *curl;
   CurlSlist *headers;
+  char *proxy; /* libcurl's spelling; NULL: libcurl's own choice, "": none */
   char message[CURL_ERROR_SIZE];
   gboolean is_file;
 
@@ -41,6 +42,7 @@ transfer_clear (Transfer *transfer)
 {
   g_clear_pointer (&transfer->curl, curl_easy_cleanup);
   g_clear_pointer (&transfer->headers, curl_slist_free_all);
+  g_clear_pointer (&transfer->proxy, g_free);
   g_clear_pointer (&transfer->body, g_byte_array_unref);
 }
 
@@ -220,6 +222,94 @@ perform_transfer (CURL *curl,
   return result;
 }
 
+/* GIO's built-in fallback, used when no proxy module (glib-networking) is
+ * installed, answers "direct://" without looking at any setting: with it,
+ * libcurl's own reading of the *_proxy variables stays in charge. */
+static gboolean
+proxy_resolver_is_fallback (GProxyResolver *resolver)
+{
+  GIOExtensionPoint *point = g_io_extension_point_lookup (G_PROXY_RESOLVER_EXTENSION_POINT_NAME);
+  GIOExtension *fallback = point != NULL ? g_io_extension_point_get_extension_by_name (point, "dummy") : NULL;
+
+  return fallback != NULL && G_TYPE_CHECK_INSTANCE_TYPE (resolver, g_io_extension_get_type (fallback));
+}
+
+/* libcurl's spelling of a proxy URI from GIO: "" for none, NULL when
+ * libcurl cannot use it. */
+static char *
+proxy_for_curl (const char *uri)
+{
+  static const char *const same_in_curl[] = { "http", "https", "socks4", "socks4a", NULL };
+  const char *scheme = g_uri_peek_scheme (uri);
+
+  if (scheme == NULL)
+    return NULL;
+  if (strcmp (scheme, "direct") == 0)
+    return g_strdup ("");
+  /* GIO's SOCKS5 hands the host name to the proxy; libcurl calls that socks5h. */
+  if (strcmp (scheme, "socks5") == 0)
+    return g_strconcat ("socks5h", uri + strlen (scheme), NULL);
+  if (g_strv_contains (same_in_curl, scheme))
+    return g_strdup (uri);
+
+  return NULL;
+}
+
+/* Asks GIO, which follows the desktop's settings through glib-networking,
+ * which proxy to use for @request: the first answer libcurl can use. One
+ * lookup per request, so a redirect to another host goes the same way.
+ * Leaves transfer->proxy NULL when GIO has nothing to say. */
+static gboolean
+transfer_find_proxy (Transfer *transfer,
+                     const LwnFetchRequest *request,
+                     GCancellable *cancellable,
+                     GError **error)
+{
+  GProxyResolver *resolver = request->proxy_resolver;
+  g_autoptr (GError) local_error = NULL;
+  g_auto (GStrv) answers = NULL;
+
+  if (resolver == NULL)
+    {
+      resolver = g_proxy_resolver_get_default ();
+      if (proxy_resolver_is_fallback (resolver))
+        return TRUE;
+    }
+
+  answers = g_proxy_resolver_lookup (resolver, request->url, cancellable, &local_error);
+  if (answers == NULL)
+    {
+      const char *reason = local_error != NULL ? local_error->message : "";
+
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      else
+        g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
+                     _("Cannot find out which proxy to use: %s"), reason);
+      return FALSE;
+    }
+
+  for (gsize i = 0; answers[i] != NULL && transfer->proxy == NULL; i++)
+    transfer->proxy = proxy_for_curl (answers[i]);
+
+  if (transfer->proxy == NULL)
+    {
+      /* The scheme only: a proxy URI may carry a password. */
+      g_autofree char *scheme = answers[0] != NULL ? g_uri_parse_scheme (answers[0]) : NULL;
+      const char *kind = scheme != NULL ? scheme : "?";
+
+      g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
+                   _("The proxy settings name no proxy of a supported kind (%s)"), kind);
+      return FALSE;
+    }
+
+  if (*transfer->proxy == '\0')
+    g_debug ("The proxy settings say to connect directly");
+  else
+    g_debug ("The proxy settings name a %s proxy", g_uri_peek_scheme (transfer->proxy));
+  return TRUE;
+}
+
 static gboolean
 header_value_is_safe (const char *value)
 {
@@ -280,6 +370,19 @@ transfer_set_options (Transfer *transfer,
          && curl_easy_setopt (curl, CURLOPT_NOPROGRESS, 0L) == CURLE_OK;
 }
 
+/* Hands GIO's answer to libcurl. An empty CURLOPT_PROXY means no proxy even
+ * when a *_proxy variable names one, and an empty CURLOPT_NOPROXY stops
+ * no_proxy from overruling a proxy the desktop chose. */
+static gboolean
+transfer_set_proxy (Transfer *transfer)
+{
+  if (transfer->proxy == NULL)
+    return TRUE;
+
+  return curl_easy_setopt (transfer->curl, CURLOPT_PROXY, transfer->proxy) == CURLE_OK
+         && curl_easy_setopt (transfer->curl, CURLOPT_NOPROXY, "") == CURLE_OK;
+}
+
 /* Refuses anything but http, https and file before any work is done. */
 static gboolean
 check_scheme (const char *url,
@@ -316,6 +419,8 @@ transfer_init (Transfer *transfer,
 {
   if (!check_scheme (request->url, &transfer->is_file, error))
     return FALSE;
+  if (!transfer->is_file && !transfer_find_proxy (transfer, request, cancellable, error))
+    return FALSE;
 
   transfer->cancellable = cancellable;
   transfer->max_body_bytes = limits->max_body_bytes;
@@ -331,7 +436,8 @@ transfer_init (Transfer *transfer,
 
   if (!transfer_add_header (transfer, "If-None-Match", request->etag)
       || !transfer_add_header (transfer, "If-Modified-Since", request->last_modified)
-      || !transfer_set_options (transfer, request->url, limits))
+      || !transfer_set_options (transfer, request->url, limits)
+      || !transfer_set_proxy (transfer))
     {
       g_set_error_literal (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
                            _("Cannot set up the download"));
@@ -354,6 +460,12 @@ transfer_init (Transfer *transfer,
  * decompression. Blocks, so it belongs in a worker thread; several calls may
  * run at once.
  *
+ * The proxy is the first one that @request->proxy_resolver (or GIO's
+ * default resolver, which follows the desktop's settings) names for
+ * @request->url and that libcurl can use; "direct://" means no proxy, even
+ * if an http_proxy variable names one. When GIO has no proxy support
+ * installed, libcurl reads the *_proxy variables itself, as it always did.
+ *
  * Any completed HTTP exchange is a response, whatever its status: use
  * lwn_fetch_response_check() to tell success from failure.
  *
@@ -373,6 +485,7 @@ lwn_fetch_sync (const LwnFetchRequest *request,
 
   g_return_val_if_fail (request != NULL, NULL);
   g_return_val_if_fail (request->url != NULL, NULL);
+  g_return_val_if_fail (request->proxy_resolver == NULL || G_IS_PROXY_RESOLVER (request->proxy_resolver), NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -398,6 +511,7 @@ lwn_fetch_sync (const LwnFetchRequest *request,
     {
       const LwnFetchFailure failure = {
         .request_url = request->url,
+        .proxy = transfer.proxy,
         .message = transfer.message,
         .body_too_large = transfer.body_too_large,
         .limits = limits,

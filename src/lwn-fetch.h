@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Downloads a feed with libcurl: conditional GET, hard limits, cancellable, in a worker thread. */
+/* Downloads a feed with libcurl through the desktop's proxy: conditional GET, hard limits, cancellable, in a worker thread. */
 #pragma once
 
 #include <gio/gio.h>
@@ -41,7 +41,8 @@ typedef struct
   const char           *url;
   const char           *etag;
   const char           *last_modified;
-  const LwnFetchLimits *limits; /* NULL: the defaults */
+  const LwnFetchLimits *limits;         /* NULL: the defaults */
+  GProxyResolver       *proxy_resolver; /* NULL: g_proxy_resolver_get_default () */
 } LwnFetchRequest;
 
 typedef struct _LwnFetchResponse LwnFetchResponse;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests lwn_fetch_sync() against a scripted local HTTP server: validators, redirects, limits, errors, cancellation. */
+/* Tests lwn_fetch_sync() against a scripted local HTTP server: validators, redirects, limits, errors, cancellation, proxies. */
 
 #include "config.h"
 
@@ -968,6 +968,376 @@ test_url_unsupported (gconstpointer data)
   g_assert_true (response == NULL);
 }
 
+/* A proxy resolver with fixed answers, standing in for the desktop's
+ * settings. Without answers its lookups fail; it remembers what it was asked. */
+#define TEST_TYPE_RESOLVER (test_resolver_get_type ())
+G_DECLARE_FINAL_TYPE (TestResolver, test_resolver, TEST, RESOLVER, GObject)
+
+struct _TestResolver
+{
+  GObject parent_instance;
+  GStrv answers;
+  gboolean cancel; /* cancel the lookup, as a person would while it runs */
+  GMutex mutex;    /* guards asked: lookups run in the fetching thread */
+  char *asked;
+};
+
+static void test_resolver_iface_init (GProxyResolverInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestResolver, test_resolver, G_TYPE_OBJECT, G_IMPLEMENT_INTERFACE (G_TYPE_PROXY_RESOLVER, test_resolver_iface_init))
+
+static void
+test_resolver_finalize (GObject *object)
+{
+  TestResolver *self = TEST_RESOLVER (object);
+
+  g_strfreev (self->answers);
+  g_free (self->asked);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (test_resolver_parent_class)->finalize (object);
+}
+
+static void
+test_resolver_class_init (TestResolverClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_resolver_finalize;
+}
+
+static void
+test_resolver_init (TestResolver *self)
+{
+  g_mutex_init (&self->mutex);
+}
+
+static gboolean
+test_resolver_is_supported (GProxyResolver *resolver)
+{
+  return TRUE;
+}
+
+static char **
+test_resolver_lookup (GProxyResolver *resolver,
+                      const char *uri,
+                      GCancellable *cancellable,
+                      GError **error)
+{
+  TestResolver *self = TEST_RESOLVER (resolver);
+
+  g_mutex_lock (&self->mutex);
+  g_free (self->asked);
+  self->asked = g_strdup (uri);
+  g_mutex_unlock (&self->mutex);
+
+  if (self->cancel)
+    g_cancellable_cancel (cancellable);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  if (self->answers == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "The PAC script failed");
+      return NULL;
+    }
+
+  return g_strdupv (self->answers);
+}
+
+static void
+test_resolver_iface_init (GProxyResolverInterface *iface)
+{
+  iface->is_supported = test_resolver_is_supported;
+  iface->lookup = test_resolver_lookup;
+}
+
+/* @first_answer and the rest are the resolver's answers, NULL-terminated;
+ * NULL alone makes every lookup fail. */
+static GProxyResolver *
+test_resolver_new (const char *first_answer,
+                   ...)
+{
+  TestResolver *self = g_object_new (TEST_TYPE_RESOLVER, NULL);
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list args;
+
+  if (first_answer == NULL)
+    return G_PROXY_RESOLVER (self);
+
+  va_start (args, first_answer);
+  for (const char *answer = first_answer; answer != NULL; answer = va_arg (args, const char *))
+    g_strv_builder_add (builder, answer);
+  va_end (args);
+
+  self->answers = g_strv_builder_end (builder);
+  return G_PROXY_RESOLVER (self);
+}
+
+static char *
+test_resolver_dup_asked (GProxyResolver *resolver)
+{
+  TestResolver *self = TEST_RESOLVER (resolver);
+  char *asked;
+
+  g_mutex_lock (&self->mutex);
+  asked = g_strdup (self->asked);
+  g_mutex_unlock (&self->mutex);
+
+  return asked;
+}
+
+/* A host that cannot resolve (RFC 6761), so only a proxy can reach it. */
+#define PROXIED_URL "http://example.invalid/feed"
+
+/* The test server doubles as an HTTP proxy: a proxy request names the whole
+ * URI ("GET http://example.invalid/feed HTTP/1.1"), and it routes on that. */
+static char *
+add_proxied_route (LwnTestServer *proxy)
+{
+  const LwnTestRoute route = { .content_type = "application/rss+xml", .body = "<rss/>" };
+
+  lwn_test_server_add_route (proxy, PROXIED_URL, &route);
+  return lwn_test_server_dup_url (proxy, "");
+}
+
+static LwnFetchResponse *
+fetch_with_resolver (const char *url,
+                     GProxyResolver *resolver,
+                     GCancellable *cancellable,
+                     GError **error)
+{
+  LwnFetchLimits limits = test_limits ();
+  LwnFetchRequest request = { .url = url, .limits = &limits, .proxy_resolver = resolver };
+
+  return lwn_fetch_sync (&request, cancellable, error);
+}
+
+static void
+assert_proxied (LwnTestServer *proxy,
+                LwnFetchResponse *response)
+{
+  g_autofree char *host = lwn_test_server_dup_request_header (proxy, PROXIED_URL, "Host");
+
+  g_assert_cmpuint (lwn_test_server_count_requests (proxy, PROXIED_URL), ==, 1);
+  g_assert_cmpstr (host, ==, "example.invalid");
+  g_assert_cmpuint (lwn_fetch_response_get_status (response), ==, 200);
+  assert_body (response, "<rss/>", 6);
+  g_assert_cmpstr (lwn_fetch_response_get_content_type (response), ==, "application/rss+xml");
+  g_assert_cmpstr (lwn_fetch_response_get_effective_url (response), ==, PROXIED_URL);
+}
+
+static void
+test_proxy_http (void)
+{
+  g_autoptr (LwnTestServer) proxy = lwn_test_server_new ();
+  g_autofree char *proxy_url = add_proxied_route (proxy);
+  g_autoptr (GProxyResolver) resolver = test_resolver_new (proxy_url, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+  g_autofree char *asked = NULL;
+
+  g_test_summary ("The proxy the resolver names for the feed's URL carries the request, as an absolute URI.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+  asked = test_resolver_dup_asked (resolver);
+  g_assert_cmpstr (asked, ==, PROXIED_URL);
+}
+
+static void
+test_proxy_first_usable (void)
+{
+  g_autoptr (LwnTestServer) proxy = lwn_test_server_new ();
+  g_autofree char *proxy_url = add_proxied_route (proxy);
+  g_autoptr (GSocket) socket = NULL;
+  g_autofree char *dead_url = g_strdup_printf ("http://127.0.0.1:%u", bind_refusing_port (&socket));
+  g_autoptr (GProxyResolver) resolver = test_resolver_new ("gopher://127.0.0.1:70", "foo:", proxy_url, dead_url, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("Answers libcurl cannot use are skipped, and the first usable one is taken.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+}
+
+static void
+test_proxy_none_usable (void)
+{
+  g_autoptr (GProxyResolver) resolver = test_resolver_new ("gopher://127.0.0.1:70", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("When no answer is usable, the fetch fails and says why.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED);
+  g_assert_cmpstr (error->message, ==, "The proxy settings name no proxy of a supported kind (gopher)");
+  g_assert_true (response == NULL);
+}
+
+static void
+test_proxy_resolver_error (void)
+{
+  g_autoptr (LwnTestServer) server = lwn_test_server_new ();
+  g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
+  g_autoptr (GProxyResolver) resolver = test_resolver_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("A resolver that fails fails the fetch, with its reason, before any connection.");
+
+  response = fetch_with_resolver (url, resolver, NULL, &error);
+
+  g_assert_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED);
+  g_assert_cmpstr (error->message, ==, "Cannot find out which proxy to use: The PAC script failed");
+  g_assert_true (response == NULL);
+  g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 0);
+}
+
+static void
+test_proxy_cancelled (void)
+{
+  g_autoptr (LwnTestServer) server = lwn_test_server_new ();
+  g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
+  g_autoptr (GProxyResolver) resolver = test_resolver_new ("direct://", NULL);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("Cancelling while the proxy is looked up ends the fetch as cancelled.");
+
+  TEST_RESOLVER (resolver)->cancel = TRUE;
+  response = fetch_with_resolver (url, resolver, cancellable, &error);
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (response == NULL);
+  g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 0);
+}
+
+static void
+test_proxy_unreachable (void)
+{
+  g_autoptr (GSocket) socket = NULL;
+  guint16 port = bind_refusing_port (&socket);
+  g_autofree char *proxy_url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_autofree char *expected = g_strdup_printf ("Cannot connect to the proxy 127.0.0.1:%u (Connection refused)", port);
+  g_autoptr (GProxyResolver) resolver = test_resolver_new (proxy_url, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("A proxy that refuses connections is named as the proxy in the error.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_true (response == NULL);
+}
+
+/* The tests below change the environment, which is not safe with other
+ * threads running: each runs in a process of its own, set up before any
+ * server thread starts. */
+static void
+run_in_subprocess (void)
+{
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static void
+test_proxy_direct (void)
+{
+  g_autoptr (GSocket) socket = NULL;
+  g_autofree char *dead_proxy = NULL;
+  g_autoptr (LwnTestServer) server = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr (GProxyResolver) resolver = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+  const LwnTestRoute route = { .body = "<rss/>" };
+
+  g_test_summary ("\"direct://\" means no proxy, even with http_proxy naming one.");
+
+  if (!g_test_subprocess ())
+    {
+      run_in_subprocess ();
+      return;
+    }
+
+  dead_proxy = g_strdup_printf ("http://127.0.0.1:%u", bind_refusing_port (&socket));
+  g_setenv ("http_proxy", dead_proxy, TRUE);
+  server = lwn_test_server_new ();
+  url = lwn_test_server_dup_url (server, "/feed");
+  resolver = test_resolver_new ("direct://", NULL);
+  lwn_test_server_add_route (server, "/feed", &route);
+
+  response = fetch_with_resolver (url, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_body (response, "<rss/>", 6);
+  g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 1);
+}
+
+static void
+test_proxy_beats_no_proxy (void)
+{
+  g_autoptr (LwnTestServer) proxy = NULL;
+  g_autofree char *proxy_url = NULL;
+  g_autoptr (GProxyResolver) resolver = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("The resolver's proxy is used even when no_proxy names the host.");
+
+  if (!g_test_subprocess ())
+    {
+      run_in_subprocess ();
+      return;
+    }
+
+  g_setenv ("no_proxy", "example.invalid", TRUE);
+  proxy = lwn_test_server_new ();
+  proxy_url = add_proxied_route (proxy);
+  resolver = test_resolver_new (proxy_url, NULL);
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+}
+
+static void
+test_proxy_fallback_environment (void)
+{
+  g_autoptr (LwnTestServer) proxy = NULL;
+  g_autofree char *proxy_url = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("Without a GIO proxy module, libcurl still honours http_proxy itself.");
+
+  if (!g_test_subprocess ())
+    {
+      run_in_subprocess ();
+      return;
+    }
+
+  /* main() made GIO's default resolver its built-in fallback. */
+  proxy = lwn_test_server_new ();
+  proxy_url = add_proxied_route (proxy);
+  g_setenv ("http_proxy", proxy_url, TRUE);
+
+  response = fetch_with_resolver (PROXIED_URL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+}
+
 static void
 test_thread_ok (void)
 {
@@ -1060,15 +1430,20 @@ main (int argc,
     "HTTPS_PROXY",
     "all_proxy",
     "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
   };
 
   /* As the program does: a peer that goes away must not kill the process. */
   signal (SIGPIPE, SIG_IGN);
   curl_global_init (CURL_GLOBAL_DEFAULT);
 
-  /* Every server here is local; a proxy from the environment must not be asked. */
+  /* Every server here is local; a proxy from the environment or the
+   * desktop's settings must not be asked. GIO's built-in resolver knows of
+   * neither: the proxy tests bring their own. */
   for (gsize i = 0; i < G_N_ELEMENTS (proxy_variables); i++)
     g_unsetenv (proxy_variables[i]);
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
 
   g_test_init (&argc, &argv, NULL);
 
@@ -1125,6 +1500,16 @@ main (int argc,
 
       add_table_test ("/fetch/url/unsupported/", name, unsupported_urls[i], test_url_unsupported);
     }
+
+  g_test_add_func ("/fetch/proxy/http", test_proxy_http);
+  g_test_add_func ("/fetch/proxy/first-usable", test_proxy_first_usable);
+  g_test_add_func ("/fetch/proxy/none-usable", test_proxy_none_usable);
+  g_test_add_func ("/fetch/proxy/resolver-error", test_proxy_resolver_error);
+  g_test_add_func ("/fetch/proxy/cancelled", test_proxy_cancelled);
+  g_test_add_func ("/fetch/proxy/unreachable", test_proxy_unreachable);
+  g_test_add_func ("/fetch/proxy/direct", test_proxy_direct);
+  g_test_add_func ("/fetch/proxy/beats-no-proxy", test_proxy_beats_no_proxy);
+  g_test_add_func ("/fetch/proxy/fallback-environment", test_proxy_fallback_environment);
 
   g_test_add_func ("/fetch/thread/ok", test_thread_ok);
   g_test_add_func ("/fetch/thread/concurrent", test_thread_concurrent);
