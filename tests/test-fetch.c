@@ -1419,9 +1419,11 @@ add_table_test (const char *prefix,
   g_test_add_data_func (path, data, func);
 }
 
-int
-main (int argc,
-      char *argv[])
+/* Every server here is local; a proxy from the environment or the desktop's
+ * settings must not be asked. GIO's built-in resolver knows of neither: the
+ * proxy tests bring their own. */
+static void
+isolate_from_proxies (void)
 {
   static const char *const proxy_variables[] = {
     "http_proxy",
@@ -1434,16 +1436,19 @@ main (int argc,
     "NO_PROXY",
   };
 
-  /* As the program does: a peer that goes away must not kill the process. */
-  signal (SIGPIPE, SIG_IGN);
-  curl_global_init (CURL_GLOBAL_DEFAULT);
-
-  /* Every server here is local; a proxy from the environment or the
-   * desktop's settings must not be asked. GIO's built-in resolver knows of
-   * neither: the proxy tests bring their own. */
   for (gsize i = 0; i < G_N_ELEMENTS (proxy_variables); i++)
     g_unsetenv (proxy_variables[i]);
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+}
+
+int
+main (int argc,
+      char *argv[])
+{
+  /* As the program does: a peer that goes away must not kill the process. */
+  signal (SIGPIPE, SIG_IGN);
+  curl_global_init (CURL_GLOBAL_DEFAULT);
+  isolate_from_proxies ();
 
   g_test_init (&argc, &argv, NULL);
 
