@@ -5,7 +5,7 @@
 #include <gio/gio.h>
 
 #include "lwn-feed.h"
-#include "lwn-fetcher.h"
+#include "lwn-fetch.h"
 
 G_BEGIN_DECLS
 

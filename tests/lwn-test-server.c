@@ -495,7 +495,9 @@ lwn_test_server_free (LwnTestServer *server)
 /**
  * lwn_test_server_add_route:
  * @server: a server
- * @path: the request path to answer, query included, e.g. "/feed?x=1"
+ * @path: the request target to answer, query included, e.g. "/feed?x=1";
+ *   or an absolute URI, which is what a client sends to a proxy, so that
+ *   @server can play an HTTP proxy
  * @route: how to answer; copied
  *
  * Makes @server answer @path as @route says, replacing any earlier route.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Downloads a feed with libcurl: conditional GET, hard limits, cancellable, off the main thread. */
+/* Downloads a feed with libcurl through the desktop's proxy: conditional GET, hard limits, cancellable, in a worker thread. */
 #pragma once
 
 #include <gio/gio.h>
@@ -41,12 +41,12 @@ typedef struct
   const char           *url;
   const char           *etag;
   const char           *last_modified;
-  const LwnFetchLimits *limits; /* NULL: the defaults */
+  const LwnFetchLimits *limits;         /* NULL: the defaults */
+  GProxyResolver       *proxy_resolver; /* NULL: g_proxy_resolver_get_default () */
 } LwnFetchRequest;
 
 typedef struct _LwnFetchResponse LwnFetchResponse;
 
-LwnFetchResponse *lwn_fetch_response_ref              (LwnFetchResponse *response);
 void              lwn_fetch_response_unref            (LwnFetchResponse *response);
 guint             lwn_fetch_response_get_status       (const LwnFetchResponse *response);
 gboolean          lwn_fetch_response_is_not_modified  (const LwnFetchResponse *response);
@@ -64,12 +64,6 @@ gboolean          lwn_fetch_response_check            (const LwnFetchResponse *r
 LwnFetchResponse *lwn_fetch_sync                      (const LwnFetchRequest *request,
                                                        GCancellable          *cancellable,
                                                        GError               **error);
-void              lwn_fetch_async                     (const LwnFetchRequest *request,
-                                                       GCancellable          *cancellable,
-                                                       GAsyncReadyCallback    callback,
-                                                       gpointer               user_data);
-LwnFetchResponse *lwn_fetch_finish                    (GAsyncResult *result,
-                                                       GError      **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnFetchResponse, lwn_fetch_response_unref)
 

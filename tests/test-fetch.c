@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests the fetcher against a scripted local HTTP server: validators, redirects, limits, errors, cancellation. */
+/* Tests lwn_fetch_sync() against a scripted local HTTP server: validators, redirects, limits, errors, cancellation, proxies. */
 
 #include "config.h"
 
@@ -8,7 +8,7 @@
 
 #include <curl/curl.h>
 
-#include "lwn-fetcher.h"
+#include "lwn-fetch.h"
 #include "lwn-test-server.h"
 
 #define SMALL_CAP (64 * 1024)
@@ -541,7 +541,13 @@ test_redirect_headers_not_kept (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (LwnFetchResponse) response = NULL;
   const char *const hop_headers[] = { "Cache-Control: max-age=999", "Retry-After: 999", NULL };
-  const LwnTestRoute hop = { .status = 302, .location = "/new", .etag = "\"old\"", .headers = hop_headers };
+  const LwnTestRoute hop = {
+    .status = 302,
+    .location = "/new",
+    .content_type = "text/html",
+    .etag = "\"old\"",
+    .headers = hop_headers,
+  };
   const LwnTestRoute final = { .body = "x" };
 
   g_test_summary ("Only the final response's headers count, not those of a redirect on the way.");
@@ -551,6 +557,7 @@ test_redirect_headers_not_kept (void)
   response = fetch (url, &error);
 
   g_assert_no_error (error);
+  g_assert_cmpstr (lwn_fetch_response_get_content_type (response), ==, NULL);
   g_assert_cmpstr (lwn_fetch_response_get_etag (response), ==, NULL);
   g_assert_cmpint (lwn_fetch_response_get_max_age (response), ==, -1);
   g_assert_cmpint (lwn_fetch_response_get_retry_after (response), ==, -1);
@@ -670,31 +677,60 @@ test_timeout_total (void)
   g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
 }
 
+/* A fetch that runs lwn_fetch_sync() in a worker thread, as the feed loader
+ * does, and reports on the main context. */
 typedef struct
 {
+  LwnFetchRequest request; /* what it points to outlives the fetch */
   LwnFetchResponse *response;
   GError *error;
   gboolean done;
   gint64 done_time;
-} AsyncResult;
+} ThreadFetch;
 
 static void
-async_result_clear (AsyncResult *result)
+thread_fetch_clear (ThreadFetch *fetch)
 {
-  g_clear_pointer (&result->response, lwn_fetch_response_unref);
-  g_clear_error (&result->error);
+  g_clear_pointer (&fetch->response, lwn_fetch_response_unref);
+  g_clear_error (&fetch->error);
 }
 
 static void
-fetch_done_cb (GObject *source,
-               GAsyncResult *res,
-               gpointer user_data)
+thread_fetch_run (GTask *task,
+                  gpointer source_object,
+                  gpointer task_data,
+                  GCancellable *cancellable)
 {
-  AsyncResult *result = user_data;
+  ThreadFetch *fetch = task_data;
+  GError *error = NULL;
+  LwnFetchResponse *response = lwn_fetch_sync (&fetch->request, cancellable, &error);
 
-  result->response = lwn_fetch_finish (res, &result->error);
-  result->done = TRUE;
-  result->done_time = g_get_monotonic_time ();
+  if (response == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, response, (GDestroyNotify) lwn_fetch_response_unref);
+}
+
+static void
+thread_fetch_done_cb (GObject *source,
+                      GAsyncResult *result,
+                      gpointer user_data)
+{
+  ThreadFetch *fetch = user_data;
+
+  fetch->response = g_task_propagate_pointer (G_TASK (result), &fetch->error);
+  fetch->done = TRUE;
+  fetch->done_time = g_get_monotonic_time ();
+}
+
+static void
+thread_fetch_start (ThreadFetch *fetch,
+                    GCancellable *cancellable)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, thread_fetch_done_cb, fetch);
+
+  g_task_set_task_data (task, fetch, NULL);
+  g_task_run_in_thread (task, thread_fetch_run);
 }
 
 typedef struct
@@ -733,15 +769,14 @@ test_cancel_in_flight (gconstpointer data)
   g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   LwnFetchLimits limits = test_limits ();
-  const LwnFetchRequest request = { .url = url, .limits = &limits };
-  AsyncResult result = { 0 };
+  ThreadFetch result = { .request = { .url = url, .limits = &limits } };
   CancelLater cancel = { .cancellable = cancellable };
 
-  g_test_summary ("Cancelling an async fetch mid-transfer ends it promptly with G_IO_ERROR_CANCELLED.");
+  g_test_summary ("Cancelling a fetch in a worker thread mid-transfer ends it promptly with G_IO_ERROR_CANCELLED.");
 
   limits.low_speed_bytes = 0;
   lwn_test_server_add_route (server, "/feed", &test->route);
-  lwn_fetch_async (&request, cancellable, fetch_done_cb, &result);
+  thread_fetch_start (&result, cancellable);
   g_timeout_add (300, cancel_later_cb, &cancel);
 
   while (!result.done)
@@ -754,7 +789,7 @@ test_cancel_in_flight (gconstpointer data)
                   result.done_time - cancel.cancel_time);
   g_assert_cmpint (result.done_time - cancel.cancel_time, <, G_USEC_PER_SEC / 2);
   g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 1);
-  async_result_clear (&result);
+  thread_fetch_clear (&result);
 }
 
 static void
@@ -777,13 +812,31 @@ test_cancel_before (void)
   g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 0);
 }
 
-static void
-test_error_connect (void)
+/* A port bound but not listened on: it stays ours, and connecting to it is refused. */
+static guint16
+bind_refusing_port (GSocket **out_socket)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr (GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
   g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (GSocket) socket = NULL;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (socket, address, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+
+  *out_socket = g_steal_pointer (&socket);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+static void
+test_error_connect (void)
+{
+  g_autoptr (GError) error = NULL;
   g_autoptr (GSocket) socket = NULL;
   g_autoptr (LwnFetchResponse) response = NULL;
   g_autofree char *url = NULL;
@@ -792,15 +845,7 @@ test_error_connect (void)
 
   g_test_summary ("A port nobody listens on gives a connect error naming host and port.");
 
-  /* Bound but not listening: the port stays ours, and connecting to it is refused. */
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
-  g_assert_no_error (error);
-  g_socket_bind (socket, address, FALSE, &error);
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-
+  port = bind_refusing_port (&socket);
   url = g_strdup_printf ("http://127.0.0.1:%u/feed", port);
   response = fetch (url, &error);
 
@@ -923,30 +968,390 @@ test_url_unsupported (gconstpointer data)
   g_assert_true (response == NULL);
 }
 
+/* A proxy resolver with fixed answers, standing in for the desktop's
+ * settings. Without answers its lookups fail; it remembers what it was asked. */
+#define TEST_TYPE_RESOLVER (test_resolver_get_type ())
+G_DECLARE_FINAL_TYPE (TestResolver, test_resolver, TEST, RESOLVER, GObject)
+
+struct _TestResolver
+{
+  GObject parent_instance;
+  GStrv answers;
+  gboolean cancel; /* cancel the lookup, as a person would while it runs */
+  GMutex mutex;    /* guards asked: lookups run in the fetching thread */
+  char *asked;
+};
+
+static void test_resolver_iface_init (GProxyResolverInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestResolver, test_resolver, G_TYPE_OBJECT, G_IMPLEMENT_INTERFACE (G_TYPE_PROXY_RESOLVER, test_resolver_iface_init))
+
 static void
-test_async_ok (void)
+test_resolver_finalize (GObject *object)
+{
+  TestResolver *self = TEST_RESOLVER (object);
+
+  g_strfreev (self->answers);
+  g_free (self->asked);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (test_resolver_parent_class)->finalize (object);
+}
+
+static void
+test_resolver_class_init (TestResolverClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_resolver_finalize;
+}
+
+static void
+test_resolver_init (TestResolver *self)
+{
+  g_mutex_init (&self->mutex);
+}
+
+static gboolean
+test_resolver_is_supported (GProxyResolver *resolver)
+{
+  return TRUE;
+}
+
+static char **
+test_resolver_lookup (GProxyResolver *resolver,
+                      const char *uri,
+                      GCancellable *cancellable,
+                      GError **error)
+{
+  TestResolver *self = TEST_RESOLVER (resolver);
+
+  g_mutex_lock (&self->mutex);
+  g_free (self->asked);
+  self->asked = g_strdup (uri);
+  g_mutex_unlock (&self->mutex);
+
+  if (self->cancel)
+    g_cancellable_cancel (cancellable);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  if (self->answers == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "The PAC script failed");
+      return NULL;
+    }
+
+  return g_strdupv (self->answers);
+}
+
+static void
+test_resolver_iface_init (GProxyResolverInterface *iface)
+{
+  iface->is_supported = test_resolver_is_supported;
+  iface->lookup = test_resolver_lookup;
+}
+
+/* @first_answer and the rest are the resolver's answers, NULL-terminated;
+ * NULL alone makes every lookup fail. */
+static GProxyResolver *
+test_resolver_new (const char *first_answer,
+                   ...)
+{
+  TestResolver *self = g_object_new (TEST_TYPE_RESOLVER, NULL);
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list args;
+
+  if (first_answer == NULL)
+    return G_PROXY_RESOLVER (self);
+
+  va_start (args, first_answer);
+  for (const char *answer = first_answer; answer != NULL; answer = va_arg (args, const char *))
+    g_strv_builder_add (builder, answer);
+  va_end (args);
+
+  self->answers = g_strv_builder_end (builder);
+  return G_PROXY_RESOLVER (self);
+}
+
+static char *
+test_resolver_dup_asked (GProxyResolver *resolver)
+{
+  TestResolver *self = TEST_RESOLVER (resolver);
+  char *asked;
+
+  g_mutex_lock (&self->mutex);
+  asked = g_strdup (self->asked);
+  g_mutex_unlock (&self->mutex);
+
+  return asked;
+}
+
+/* A host that cannot resolve (RFC 6761), so only a proxy can reach it. */
+#define PROXIED_URL "http://example.invalid/feed"
+
+/* The test server doubles as an HTTP proxy: a proxy request names the whole
+ * URI ("GET http://example.invalid/feed HTTP/1.1"), and it routes on that. */
+static char *
+add_proxied_route (LwnTestServer *proxy)
+{
+  const LwnTestRoute route = { .content_type = "application/rss+xml", .body = "<rss/>" };
+
+  lwn_test_server_add_route (proxy, PROXIED_URL, &route);
+  return lwn_test_server_dup_url (proxy, "");
+}
+
+static LwnFetchResponse *
+fetch_with_resolver (const char *url,
+                     GProxyResolver *resolver,
+                     GCancellable *cancellable,
+                     GError **error)
+{
+  LwnFetchLimits limits = test_limits ();
+  LwnFetchRequest request = { .url = url, .limits = &limits, .proxy_resolver = resolver };
+
+  return lwn_fetch_sync (&request, cancellable, error);
+}
+
+static void
+assert_proxied (LwnTestServer *proxy,
+                LwnFetchResponse *response)
+{
+  g_autofree char *host = lwn_test_server_dup_request_header (proxy, PROXIED_URL, "Host");
+
+  g_assert_cmpuint (lwn_test_server_count_requests (proxy, PROXIED_URL), ==, 1);
+  g_assert_cmpstr (host, ==, "example.invalid");
+  g_assert_cmpuint (lwn_fetch_response_get_status (response), ==, 200);
+  assert_body (response, "<rss/>", 6);
+  g_assert_cmpstr (lwn_fetch_response_get_content_type (response), ==, "application/rss+xml");
+  g_assert_cmpstr (lwn_fetch_response_get_effective_url (response), ==, PROXIED_URL);
+}
+
+static void
+test_proxy_http (void)
+{
+  g_autoptr (LwnTestServer) proxy = lwn_test_server_new ();
+  g_autofree char *proxy_url = add_proxied_route (proxy);
+  g_autoptr (GProxyResolver) resolver = test_resolver_new (proxy_url, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+  g_autofree char *asked = NULL;
+
+  g_test_summary ("The proxy the resolver names for the feed's URL carries the request, as an absolute URI.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+  asked = test_resolver_dup_asked (resolver);
+  g_assert_cmpstr (asked, ==, PROXIED_URL);
+}
+
+static void
+test_proxy_first_usable (void)
+{
+  g_autoptr (LwnTestServer) proxy = lwn_test_server_new ();
+  g_autofree char *proxy_url = add_proxied_route (proxy);
+  g_autoptr (GSocket) socket = NULL;
+  g_autofree char *dead_url = g_strdup_printf ("http://127.0.0.1:%u", bind_refusing_port (&socket));
+  g_autoptr (GProxyResolver) resolver = test_resolver_new ("gopher://127.0.0.1:70", "foo:", proxy_url, dead_url, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("Answers libcurl cannot use are skipped, and the first usable one is taken.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+}
+
+static void
+test_proxy_none_usable (void)
+{
+  g_autoptr (GProxyResolver) resolver = test_resolver_new ("gopher://127.0.0.1:70", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("When no answer is usable, the fetch fails and says why.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED);
+  g_assert_cmpstr (error->message, ==, "The proxy settings name no proxy of a supported kind (gopher)");
+  g_assert_true (response == NULL);
+}
+
+static void
+test_proxy_resolver_error (void)
 {
   g_autoptr (LwnTestServer) server = lwn_test_server_new ();
   g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
-  g_autofree char *etag = g_strdup ("\"v1\"");
-  LwnFetchLimits *limits = g_new (LwnFetchLimits, 1);
-  LwnFetchRequest request = { .etag = etag, .limits = limits };
-  AsyncResult result = { 0 };
+  g_autoptr (GProxyResolver) resolver = test_resolver_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("A resolver that fails fails the fetch, with its reason, before any connection.");
+
+  response = fetch_with_resolver (url, resolver, NULL, &error);
+
+  g_assert_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED);
+  g_assert_cmpstr (error->message, ==, "Cannot find out which proxy to use: The PAC script failed");
+  g_assert_true (response == NULL);
+  g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 0);
+}
+
+static void
+test_proxy_cancelled (void)
+{
+  g_autoptr (LwnTestServer) server = lwn_test_server_new ();
+  g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
+  g_autoptr (GProxyResolver) resolver = test_resolver_new ("direct://", NULL);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("Cancelling while the proxy is looked up ends the fetch as cancelled.");
+
+  TEST_RESOLVER (resolver)->cancel = TRUE;
+  response = fetch_with_resolver (url, resolver, cancellable, &error);
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (response == NULL);
+  g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 0);
+}
+
+static void
+test_proxy_unreachable (void)
+{
+  g_autoptr (GSocket) socket = NULL;
+  guint16 port = bind_refusing_port (&socket);
+  g_autofree char *proxy_url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_autofree char *expected = g_strdup_printf ("Cannot connect to the proxy 127.0.0.1:%u (Connection refused)", port);
+  g_autoptr (GProxyResolver) resolver = test_resolver_new (proxy_url, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("A proxy that refuses connections is named as the proxy in the error.");
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_true (response == NULL);
+}
+
+/* The tests below change the environment, which is not safe with other
+ * threads running: each runs in a process of its own, set up before any
+ * server thread starts. */
+static void
+run_in_subprocess (void)
+{
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static void
+test_proxy_direct (void)
+{
+  g_autoptr (GSocket) socket = NULL;
+  g_autofree char *dead_proxy = NULL;
+  g_autoptr (LwnTestServer) server = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr (GProxyResolver) resolver = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+  const LwnTestRoute route = { .body = "<rss/>" };
+
+  g_test_summary ("\"direct://\" means no proxy, even with http_proxy naming one.");
+
+  if (!g_test_subprocess ())
+    {
+      run_in_subprocess ();
+      return;
+    }
+
+  dead_proxy = g_strdup_printf ("http://127.0.0.1:%u", bind_refusing_port (&socket));
+  g_setenv ("http_proxy", dead_proxy, TRUE);
+  server = lwn_test_server_new ();
+  url = lwn_test_server_dup_url (server, "/feed");
+  resolver = test_resolver_new ("direct://", NULL);
+  lwn_test_server_add_route (server, "/feed", &route);
+
+  response = fetch_with_resolver (url, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_body (response, "<rss/>", 6);
+  g_assert_cmpuint (lwn_test_server_count_requests (server, "/feed"), ==, 1);
+}
+
+static void
+test_proxy_beats_no_proxy (void)
+{
+  g_autoptr (LwnTestServer) proxy = NULL;
+  g_autofree char *proxy_url = NULL;
+  g_autoptr (GProxyResolver) resolver = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("The resolver's proxy is used even when no_proxy names the host.");
+
+  if (!g_test_subprocess ())
+    {
+      run_in_subprocess ();
+      return;
+    }
+
+  g_setenv ("no_proxy", "example.invalid", TRUE);
+  proxy = lwn_test_server_new ();
+  proxy_url = add_proxied_route (proxy);
+  resolver = test_resolver_new (proxy_url, NULL);
+
+  response = fetch_with_resolver (PROXIED_URL, resolver, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+}
+
+static void
+test_proxy_fallback_environment (void)
+{
+  g_autoptr (LwnTestServer) proxy = NULL;
+  g_autofree char *proxy_url = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+
+  g_test_summary ("Without a GIO proxy module, libcurl still honours http_proxy itself.");
+
+  if (!g_test_subprocess ())
+    {
+      run_in_subprocess ();
+      return;
+    }
+
+  /* main() made GIO's default resolver its built-in fallback. */
+  proxy = lwn_test_server_new ();
+  proxy_url = add_proxied_route (proxy);
+  g_setenv ("http_proxy", proxy_url, TRUE);
+
+  response = fetch_with_resolver (PROXIED_URL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_proxied (proxy, response);
+}
+
+static void
+test_thread_ok (void)
+{
+  g_autoptr (LwnTestServer) server = lwn_test_server_new ();
+  g_autofree char *url = lwn_test_server_dup_url (server, "/feed");
+  LwnFetchLimits limits = test_limits ();
+  ThreadFetch result = { .request = { .url = url, .etag = "\"v1\"", .limits = &limits } };
   const LwnTestRoute route = { .body = "<rss/>", .etag = "\"v2\"" };
   g_autofree char *if_none_match = NULL;
 
-  g_test_summary ("The async API delivers the response on the caller's main context, from a request it copied.");
+  g_test_summary ("A fetch in a worker thread delivers its response to the caller's main context.");
 
   lwn_test_server_add_route (server, "/feed", &route);
-  *limits = test_limits ();
-  request.url = url;
-  lwn_fetch_async (&request, NULL, fetch_done_cb, &result);
-
-  /* The request is the caller's: it may change or go away at once. */
-  request.url = "http://invalid.invalid/";
-  request.etag = NULL;
-  g_clear_pointer (&etag, g_free);
-  g_clear_pointer (&limits, g_free);
+  thread_fetch_start (&result, NULL);
 
   while (!result.done)
     g_main_context_iteration (NULL, TRUE);
@@ -956,31 +1361,31 @@ test_async_ok (void)
   assert_body (result.response, "<rss/>", 6);
   if_none_match = lwn_test_server_dup_request_header (server, "/feed", "If-None-Match");
   g_assert_cmpstr (if_none_match, ==, "\"v1\"");
-  async_result_clear (&result);
+  thread_fetch_clear (&result);
 }
 
 static void
-test_async_concurrent (void)
+test_thread_concurrent (void)
 {
   g_autoptr (LwnTestServer) server = lwn_test_server_new ();
   LwnFetchLimits limits = test_limits ();
-  AsyncResult results[4] = { 0 };
+  ThreadFetch results[4] = { 0 };
   char *urls[G_N_ELEMENTS (results)];
   gboolean all_done = FALSE;
 
-  g_test_summary ("Several fetches may run at once without getting in each other's way.");
+  g_test_summary ("Several fetches may run at once in worker threads without getting in each other's way.");
 
   for (guint i = 0; i < G_N_ELEMENTS (results); i++)
     {
       g_autofree char *path = g_strdup_printf ("/feed%u", i);
       g_autofree char *body = g_strdup_printf ("body %u", i);
       const LwnTestRoute route = { .body = body, .drip_bytes = 2, .drip_interval_ms = 20 };
-      LwnFetchRequest request = { .limits = &limits };
 
       lwn_test_server_add_route (server, path, &route);
       urls[i] = lwn_test_server_dup_url (server, path);
-      request.url = urls[i];
-      lwn_fetch_async (&request, NULL, fetch_done_cb, &results[i]);
+      results[i].request.url = urls[i];
+      results[i].request.limits = &limits;
+      thread_fetch_start (&results[i], NULL);
     }
 
   while (!all_done)
@@ -998,7 +1403,7 @@ test_async_concurrent (void)
       g_assert_no_error (results[i].error);
       assert_body (results[i].response, body, strlen (body));
       g_assert_cmpstr (lwn_fetch_response_get_effective_url (results[i].response), ==, urls[i]);
-      async_result_clear (&results[i]);
+      thread_fetch_clear (&results[i]);
       g_free (urls[i]);
     }
 }
@@ -1014,9 +1419,11 @@ add_table_test (const char *prefix,
   g_test_add_data_func (path, data, func);
 }
 
-int
-main (int argc,
-      char *argv[])
+/* Every server here is local; a proxy from the environment or the desktop's
+ * settings must not be asked. GIO's built-in resolver knows of neither: the
+ * proxy tests bring their own. */
+static void
+isolate_from_proxies (void)
 {
   static const char *const proxy_variables[] = {
     "http_proxy",
@@ -1025,74 +1432,92 @@ main (int argc,
     "HTTPS_PROXY",
     "all_proxy",
     "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
   };
 
+  for (gsize i = 0; i < G_N_ELEMENTS (proxy_variables); i++)
+    g_unsetenv (proxy_variables[i]);
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+}
+
+int
+main (int argc,
+      char *argv[])
+{
   /* As the program does: a peer that goes away must not kill the process. */
   signal (SIGPIPE, SIG_IGN);
   curl_global_init (CURL_GLOBAL_DEFAULT);
-
-  /* Every server here is local; a proxy from the environment must not be asked. */
-  for (gsize i = 0; i < G_N_ELEMENTS (proxy_variables); i++)
-    g_unsetenv (proxy_variables[i]);
+  isolate_from_proxies ();
 
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/fetcher/limits/defaults", test_limits_defaults);
-  g_test_add_func ("/fetcher/get/ok", test_get_ok);
-  g_test_add_func ("/fetcher/get/request-headers", test_get_request_headers);
-  g_test_add_func ("/fetcher/conditional/304", test_conditional_304);
-  g_test_add_func ("/fetcher/conditional/last-modified", test_conditional_last_modified);
-  g_test_add_func ("/fetcher/conditional/changed", test_conditional_changed);
-  g_test_add_func ("/fetcher/conditional/unsafe-validator", test_conditional_unsafe_validator);
-  g_test_add_func ("/fetcher/encoding/gzip", test_encoding_gzip);
+  g_test_add_func ("/fetch/limits/defaults", test_limits_defaults);
+  g_test_add_func ("/fetch/get/ok", test_get_ok);
+  g_test_add_func ("/fetch/get/request-headers", test_get_request_headers);
+  g_test_add_func ("/fetch/conditional/304", test_conditional_304);
+  g_test_add_func ("/fetch/conditional/last-modified", test_conditional_last_modified);
+  g_test_add_func ("/fetch/conditional/changed", test_conditional_changed);
+  g_test_add_func ("/fetch/conditional/unsafe-validator", test_conditional_unsafe_validator);
+  g_test_add_func ("/fetch/encoding/gzip", test_encoding_gzip);
 
   for (gsize i = 0; i < G_N_ELEMENTS (redirect_cases); i++)
-    add_table_test ("/fetcher/redirect/", redirect_cases[i].name, &redirect_cases[i], test_redirect);
+    add_table_test ("/fetch/redirect/", redirect_cases[i].name, &redirect_cases[i], test_redirect);
   for (gsize i = 0; i < G_N_ELEMENTS (refused_locations); i++)
     {
       g_autofree char *scheme = g_uri_parse_scheme (refused_locations[i]);
 
-      add_table_test ("/fetcher/redirect/refused/", scheme, refused_locations[i], test_redirect_refused);
+      add_table_test ("/fetch/redirect/refused/", scheme, refused_locations[i], test_redirect_refused);
     }
-  g_test_add_func ("/fetcher/redirect/loop", test_redirect_loop);
-  g_test_add_func ("/fetcher/redirect/headers-not-kept", test_redirect_headers_not_kept);
+  g_test_add_func ("/fetch/redirect/loop", test_redirect_loop);
+  g_test_add_func ("/fetch/redirect/headers-not-kept", test_redirect_headers_not_kept);
 
   for (gsize i = 0; i < G_N_ELEMENTS (status_cases); i++)
     {
       g_autofree char *code = g_strdup_printf ("%u", status_cases[i].status);
 
-      add_table_test ("/fetcher/status/", code, &status_cases[i], test_status);
+      add_table_test ("/fetch/status/", code, &status_cases[i], test_status);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (retry_after_cases); i++)
-    add_table_test ("/fetcher/retry-after/", retry_after_cases[i].name, &retry_after_cases[i], test_retry_after);
+    add_table_test ("/fetch/retry-after/", retry_after_cases[i].name, &retry_after_cases[i], test_retry_after);
   for (gsize i = 0; i < G_N_ELEMENTS (cache_control_cases); i++)
-    add_table_test ("/fetcher/cache-control/", cache_control_cases[i].name, &cache_control_cases[i], test_cache_control);
+    add_table_test ("/fetch/cache-control/", cache_control_cases[i].name, &cache_control_cases[i], test_cache_control);
 
-  g_test_add_func ("/fetcher/limits/at-cap", test_limits_at_cap);
+  g_test_add_func ("/fetch/limits/at-cap", test_limits_at_cap);
   for (gsize i = 0; i < G_N_ELEMENTS (too_large_cases); i++)
-    add_table_test ("/fetcher/limits/too-large/", too_large_cases[i].name, &too_large_cases[i], test_limits_too_large);
-  g_test_add_func ("/fetcher/timeout/low-speed", test_timeout_low_speed);
-  g_test_add_func ("/fetcher/timeout/total", test_timeout_total);
+    add_table_test ("/fetch/limits/too-large/", too_large_cases[i].name, &too_large_cases[i], test_limits_too_large);
+  g_test_add_func ("/fetch/timeout/low-speed", test_timeout_low_speed);
+  g_test_add_func ("/fetch/timeout/total", test_timeout_total);
 
   for (gsize i = 0; i < G_N_ELEMENTS (cancel_cases); i++)
-    add_table_test ("/fetcher/cancel/", cancel_cases[i].name, &cancel_cases[i], test_cancel_in_flight);
-  g_test_add_func ("/fetcher/cancel/before", test_cancel_before);
+    add_table_test ("/fetch/cancel/", cancel_cases[i].name, &cancel_cases[i], test_cancel_in_flight);
+  g_test_add_func ("/fetch/cancel/before", test_cancel_before);
 
-  g_test_add_func ("/fetcher/error/connect", test_error_connect);
-  g_test_add_func ("/fetcher/error/resolve", test_error_resolve);
-  g_test_add_func ("/fetcher/error/reset", test_error_reset);
-  g_test_add_func ("/fetcher/file/ok", test_file_ok);
-  g_test_add_func ("/fetcher/file/missing", test_file_missing);
+  g_test_add_func ("/fetch/error/connect", test_error_connect);
+  g_test_add_func ("/fetch/error/resolve", test_error_resolve);
+  g_test_add_func ("/fetch/error/reset", test_error_reset);
+  g_test_add_func ("/fetch/file/ok", test_file_ok);
+  g_test_add_func ("/fetch/file/missing", test_file_missing);
 
   for (gsize i = 0; i < G_N_ELEMENTS (unsupported_urls); i++)
     {
       g_autofree char *name = g_strdup_printf ("%" G_GSIZE_FORMAT, i);
 
-      add_table_test ("/fetcher/url/unsupported/", name, unsupported_urls[i], test_url_unsupported);
+      add_table_test ("/fetch/url/unsupported/", name, unsupported_urls[i], test_url_unsupported);
     }
 
-  g_test_add_func ("/fetcher/async/ok", test_async_ok);
-  g_test_add_func ("/fetcher/async/concurrent", test_async_concurrent);
+  g_test_add_func ("/fetch/proxy/http", test_proxy_http);
+  g_test_add_func ("/fetch/proxy/first-usable", test_proxy_first_usable);
+  g_test_add_func ("/fetch/proxy/none-usable", test_proxy_none_usable);
+  g_test_add_func ("/fetch/proxy/resolver-error", test_proxy_resolver_error);
+  g_test_add_func ("/fetch/proxy/cancelled", test_proxy_cancelled);
+  g_test_add_func ("/fetch/proxy/unreachable", test_proxy_unreachable);
+  g_test_add_func ("/fetch/proxy/direct", test_proxy_direct);
+  g_test_add_func ("/fetch/proxy/beats-no-proxy", test_proxy_beats_no_proxy);
+  g_test_add_func ("/fetch/proxy/fallback-environment", test_proxy_fallback_environment);
+
+  g_test_add_func ("/fetch/thread/ok", test_thread_ok);
+  g_test_add_func ("/fetch/thread/concurrent", test_thread_concurrent);
 
   int status = g_test_run ();
 
