@@ -12,6 +12,7 @@
 #include "lwn-cli.h"
 #include "lwn-feed-loader.h"
 #include "lwn-notifier.h"
+#include "lwn-preferences-window.h"
 #include "lwn-scheduler.h"
 #include "lwn-store.h"
 #include "lwn-text.h"
@@ -344,23 +345,116 @@ tray_refresh_cb (LwnTray *tray,
   refresh (self);
 }
 
-static void
-tray_autostart_toggled_cb (LwnTray *tray,
-                           gboolean enabled,
-                           LwnApplication *self)
+static gboolean
+autostart_show_disk_state_cb (gpointer user_data)
 {
+  LwnApplication *self = user_data;
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+autostart_change_state_cb (GSimpleAction *action,
+                           GVariant *value,
+                           gpointer user_data)
+{
+  LwnApplication *self = user_data;
   g_autoptr (GError) error = NULL;
   /* Run from the build tree, start that binary; installed, the one on PATH. */
   g_autofree char *exe = running_uninstalled () ? g_file_read_link ("/proc/self/exe", NULL) : NULL;
 
-  if (!lwn_autostart_set_enabled (exe, enabled, &error))
+  if (!lwn_autostart_set_enabled (exe, g_variant_get_boolean (value), &error))
     {
       g_warning ("Could not change Start at login: %s", error->message);
       lwn_notifier_show_message (self->notifier, _("Could not change Start at login"), error->message);
     }
 
-  /* Show what is true on disk, whatever was asked. */
+  /* Every view first shows what was asked, then what is true on disk. The
+   * second step waits for an idle: a GtkSwitch that asked is still inside its
+   * state-set emission, and a state changed under it there makes it ask again. */
+  g_simple_action_set_state (action, value);
+  if (lwn_autostart_is_enabled () != g_variant_get_boolean (value))
+    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autostart_show_disk_state_cb, g_object_ref (self), g_object_unref);
+}
+
+static void
+autostart_state_changed_cb (GSimpleAction *action,
+                            GParamSpec *pspec,
+                            LwnApplication *self)
+{
+  g_autoptr (GVariant) state = g_action_get_state (G_ACTION (action));
+
+  lwn_tray_set_autostart (self->tray, g_variant_get_boolean (state));
+}
+
+static void
+tray_autostart_toggled_cb (LwnTray *tray,
+                           gboolean enabled,
+                           LwnApplication *self)
+{
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "autostart", g_variant_new_boolean (enabled));
+}
+
+/* "app.autostart": Start at login as one boolean state, shown by the tray's
+ * check item and the preferences window's switch alike. */
+static void
+add_autostart_action (LwnApplication *self)
+{
+  g_autoptr (GSimpleAction) action = NULL;
+
+  action = g_simple_action_new_stateful ("autostart", NULL, g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  g_signal_connect (action, "change-state", G_CALLBACK (autostart_change_state_cb), self);
+  g_signal_connect (action, "notify::state", G_CALLBACK (autostart_state_changed_cb), self);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+
+  g_signal_connect (self->tray, "autostart-toggled", G_CALLBACK (tray_autostart_toggled_cb), self);
   lwn_tray_set_autostart (self->tray, lwn_autostart_is_enabled ());
+}
+
+static void
+preferences_activate_cb (GSimpleAction *action,
+                         GVariant *parameter,
+                         gpointer user_data)
+{
+  LwnApplication *self = user_data;
+  LwnPreferencesWindow *window = NULL;
+
+  /* One window at most: asking again raises it. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (LWN_IS_PREFERENCES_WINDOW (l->data))
+      window = l->data;
+
+  if (window == NULL)
+    {
+      window = lwn_preferences_window_new (GTK_APPLICATION (self), self->settings);
+      lwn_preferences_window_set_overridden (window, "feed-url", self->feed_url_forced);
+      lwn_preferences_window_set_overridden (window, "refresh-interval", self->interval_forced);
+      lwn_preferences_window_set_overridden (window, "notifications", self->notify_forced);
+    }
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+tray_preferences_cb (LwnTray *tray,
+                     LwnApplication *self)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (self), "preferences", NULL);
+}
+
+/* "app.preferences" presents the preferences window; without a settings
+ * schema there is nothing it could show. */
+static void
+add_preferences_action (LwnApplication *self)
+{
+  g_autoptr (GSimpleAction) action = g_simple_action_new ("preferences", NULL);
+
+  g_signal_connect (action, "activate", G_CALLBACK (preferences_activate_cb), self);
+  g_simple_action_set_enabled (action, self->settings != NULL);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+
+  g_signal_connect (self->tray, "preferences", G_CALLBACK (tray_preferences_cb), self);
 }
 
 static void
@@ -805,8 +899,8 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->tray, "mark-all-read", G_CALLBACK (tray_mark_all_read_cb), self);
   g_signal_connect (self->tray, "open-site", G_CALLBACK (tray_open_site_cb), self);
   g_signal_connect (self->tray, "quit", G_CALLBACK (tray_quit_cb), self);
-  g_signal_connect (self->tray, "autostart-toggled", G_CALLBACK (tray_autostart_toggled_cb), self);
-  lwn_tray_set_autostart (self->tray, lwn_autostart_is_enabled ());
+  add_autostart_action (self);
+  add_preferences_action (self);
   update_site (self);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 

@@ -35,6 +35,7 @@ struct _LwnTray
   GtkWidget *refresh_item;
   GtkWidget *mark_read_item;
   GtkWidget *site_item;
+  GtkWidget *preferences_item;
   GtkWidget *autostart_item;
   gulong autostart_handler_id;
   GtkWidget *quit_item;
@@ -52,6 +53,7 @@ enum
   SIGNAL_MARK_ALL_READ,
   SIGNAL_OPEN_SITE,
   SIGNAL_QUIT,
+  SIGNAL_PREFERENCES,
   SIGNAL_AUTOSTART_TOGGLED,
   SIGNAL_CONNECTION_CHANGED,
   N_SIGNALS
@@ -200,6 +202,7 @@ build_menu (LwnTray *self)
   self->refresh_item = append_item (self, _("_Refresh now"), SIGNAL_REFRESH);
   self->mark_read_item = append_item (self, _("_Mark all as read"), SIGNAL_MARK_ALL_READ);
   self->site_item = append_item (self, _("_Open LWN.net"), SIGNAL_OPEN_SITE);
+  self->preferences_item = append_item (self, _("_Preferences…"), SIGNAL_PREFERENCES);
 
   self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_("_Start at login"));
   self->autostart_handler_id = g_signal_connect (self->autostart_item, "toggled", G_CALLBACK (autostart_toggled_cb), self);
@@ -253,6 +256,8 @@ lwn_tray_class_init (LwnTrayClass *klass)
                                             0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_QUIT] = g_signal_new ("quit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_PREFERENCES] = g_signal_new ("preferences", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                              0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   /**
    * LwnTray::autostart-toggled:
    * @enabled: what the user chose for "Start at login"
