@@ -640,7 +640,8 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
  * Creates the preferences window. Every control applies at once; the window
  * keeps following @settings while it is open.
  *
- * Returns: (transfer floating): a new, hidden #LwnPreferencesWindow
+ * Returns: (transfer none): a new, hidden #LwnPreferencesWindow, owned by GTK
+ *   like every toplevel and destroyed when it is closed
  */
 LwnPreferencesWindow *
 lwn_preferences_window_new (GtkApplication *application,

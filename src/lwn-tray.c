@@ -35,7 +35,6 @@ struct _LwnTray
   GtkWidget *refresh_item;
   GtkWidget *mark_read_item;
   GtkWidget *site_item;
-  GtkWidget *preferences_item;
   GtkWidget *autostart_item;
   gulong autostart_handler_id;
   GtkWidget *quit_item;
@@ -202,7 +201,7 @@ build_menu (LwnTray *self)
   self->refresh_item = append_item (self, _("_Refresh now"), SIGNAL_REFRESH);
   self->mark_read_item = append_item (self, _("_Mark all as read"), SIGNAL_MARK_ALL_READ);
   self->site_item = append_item (self, _("_Open LWN.net"), SIGNAL_OPEN_SITE);
-  self->preferences_item = append_item (self, _("_Preferences…"), SIGNAL_PREFERENCES);
+  append_item (self, _("_Preferences…"), SIGNAL_PREFERENCES);
 
   self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_("_Start at login"));
   self->autostart_handler_id = g_signal_connect (self->autostart_item, "toggled", G_CALLBACK (autostart_toggled_cb), self);
