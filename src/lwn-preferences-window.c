@@ -61,15 +61,17 @@ enum
 static guint signals[N_SIGNALS];
 
 /* LWN's own feeds; any other address is "Custom…". */
+/* clang-format off */
 static const struct
 {
   const char *url;
   const char *label;
 } feeds[] = {
-  { "https://lwn.net/headlines/rss", N_("All headlines") },
-    { "https://lwn.net/headlines/Features", N_("Feature articles only") },
-      { "https://lwn.net/headlines/newrss", N_("Alternative headlines feed") },
-    };
+  { "https://lwn.net/headlines/rss",      N_("All headlines") },
+  { "https://lwn.net/headlines/Features", N_("Feature articles only") },
+  { "https://lwn.net/headlines/newrss",   N_("Alternative headlines feed") },
+};
+/* clang-format on */
 
 static const guint interval_choices[] = { 15 * 60, 30 * 60, 3600, 2 * 3600, 4 * 3600, 12 * 3600, 86400 };
 
@@ -460,7 +462,7 @@ lwn_preferences_window_constructed (GObject *object)
 
   g_settings_bind_with_mapping (self->settings, "feed-url", self->feed_combo, "active-id",
                                 G_SETTINGS_BIND_DEFAULT, feed_get_mapping, feed_set_mapping, NULL, NULL);
-  g_signal_connect_object (self->settings, "changed::feed-url", G_CALLBACK (settings_feed_url_changed_cb), self, 0);
+  g_signal_connect (self->settings, "changed::feed-url", G_CALLBACK (settings_feed_url_changed_cb), self);
   revert_custom_entry (self);
 
   g_settings_bind_with_mapping (self->settings, "refresh-interval", self->interval_combo, "active-id",
@@ -513,9 +515,11 @@ lwn_preferences_window_dispose (GObject *object)
 {
   LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
 
-  /* The settings outlive the window: drop the bindings with it. */
+  /* The settings outlive the window: nothing of theirs may reach its
+   * controls once they are destroyed. */
   if (self->settings != NULL)
     {
+      g_signal_handlers_disconnect_by_data (self->settings, self);
       g_settings_unbind (self->feed_combo, "active-id");
       g_settings_unbind (self->interval_combo, "active-id");
       g_settings_unbind (self->max_items_spin, "value");
