@@ -10,6 +10,7 @@ packages="
   libcurl4-openssl-dev libxml2-dev libjson-glib-dev glib-networking
   ca-certificates dbus dbus-x11 xvfb xauth libxml2-utils
   python3 python3-dbusmock python3-gi openssl time
+  at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils appstream librsvg2-bin groff-base
   clang libclang-rt-14-dev clang-format
 "

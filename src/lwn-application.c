@@ -12,6 +12,7 @@
 #include "lwn-cli.h"
 #include "lwn-headlines-window.h"
 #include "lwn-notifier.h"
+#include "lwn-preferences-window.h"
 #include "lwn-reader.h"
 #include "lwn-scheduler.h"
 #include "lwn-store.h"
@@ -186,6 +187,16 @@ quit_activated (GSimpleAction *action,
   g_application_quit (G_APPLICATION (user_data));
 }
 
+static gboolean
+autostart_show_disk_state_cb (gpointer user_data)
+{
+  LwnApplication *self = user_data;
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 autostart_change_state (GSimpleAction *action,
                         GVariant *state,
@@ -202,8 +213,35 @@ autostart_change_state (GSimpleAction *action,
       lwn_notifier_show_message (self->notifier, _("Could not change Start at login"), error->message);
     }
 
-  /* Show what is true on disk, whatever was asked. */
-  g_simple_action_set_state (action, g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  /* Every view first shows what was asked, then what is true on disk. The
+   * second step waits for an idle: a GtkSwitch that asked is still inside its
+   * state-set emission, and a state changed under it there makes it ask again. */
+  g_simple_action_set_state (action, state);
+  if (lwn_autostart_is_enabled () != g_variant_get_boolean (state))
+    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autostart_show_disk_state_cb, g_object_ref (self), g_object_unref);
+}
+
+static void
+preferences_activated (GSimpleAction *action,
+                       GVariant *parameter,
+                       gpointer user_data)
+{
+  LwnApplication *self = user_data;
+  LwnPreferencesWindow *window = NULL;
+
+  /* One window at most: asking again raises it. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (LWN_IS_PREFERENCES_WINDOW (l->data))
+      window = l->data;
+
+  if (window == NULL)
+    {
+      window = lwn_preferences_window_new (GTK_APPLICATION (self), self->settings);
+      lwn_preferences_window_set_overridden (window, "feed-url", self->feed_url_forced);
+      lwn_preferences_window_set_overridden (window, "refresh-interval", self->interval_forced);
+      lwn_preferences_window_set_overridden (window, "notifications", self->notify_forced);
+    }
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
@@ -214,6 +252,7 @@ add_actions (LwnApplication *self)
     { .name = "open-link", .activate = open_link_activated, .parameter_type = "s" },
     { .name = "show-headlines", .activate = show_headlines_activated },
     { .name = "about", .activate = about_activated },
+    { .name = "preferences", .activate = preferences_activated },
     { .name = "refresh", .activate = refresh_activated },
     { .name = "mark-all-read", .activate = mark_all_read_activated },
     { .name = "open-site", .activate = open_site_activated },
@@ -227,6 +266,9 @@ add_actions (LwnApplication *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   autostart = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
   g_simple_action_set_state (G_SIMPLE_ACTION (autostart), g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  /* Without a settings schema there is nothing the preferences could show. */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
+                               self->settings != NULL);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh", refresh_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close", close_accels);
 }

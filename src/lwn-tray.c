@@ -204,6 +204,7 @@ build_menu (LwnTray *self)
   self->refresh_item = append_command (self, _("_Refresh now"), "refresh");
   self->mark_read_item = append_command (self, _("_Mark all as read"), "mark-all-read");
   self->site_item = append_command (self, _("_Open LWN.net"), "open-site");
+  append_command (self, _("_Preferences…"), "preferences");
 
   self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_("_Start at login"));
   self->autostart_handler_id = g_signal_connect (self->autostart_item, "toggled", G_CALLBACK (autostart_toggled_cb), self);

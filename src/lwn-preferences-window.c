@@ -1,0 +1,701 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The preferences window: every control is bound to its GSettings key, applies at once and
+ * follows changes made elsewhere; the window holds no state of its own. */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "lwn-preferences-window.h"
+#include "lwn-url.h"
+
+#define CUSTOM_FEED_ID "custom"
+
+struct _LwnPreferencesWindow
+{
+  GtkWindow parent_instance;
+
+  GSettings *settings;
+  char *interval_note;     /* the refresh row's own subtitle */
+  char *extra_interval_id; /* a refresh interval set elsewhere that is not a choice */
+  gboolean syncing_entry;  /* the custom address is being set from the settings */
+
+  GtkLabel *feed_title;
+  GtkLabel *feed_subtitle;
+  GtkComboBoxText *feed_combo;
+  GtkWidget *custom_row;
+  GtkLabel *custom_title;
+  GtkEntry *custom_entry;
+  GtkLabel *custom_error;
+  GtkLabel *interval_title;
+  GtkLabel *interval_subtitle;
+  GtkComboBoxText *interval_combo;
+  GtkLabel *notify_title;
+  GtkLabel *notify_subtitle;
+  GtkSwitch *notify_switch;
+  GtkLabel *security_title;
+  GtkLabel *security_subtitle;
+  GtkSwitch *security_switch;
+  GtkLabel *max_items_title;
+  GtkSpinButton *max_items_spin;
+  GtkLabel *autostart_title;
+};
+
+G_DEFINE_FINAL_TYPE (LwnPreferencesWindow, lwn_preferences_window, GTK_TYPE_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_SETTINGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SIGNAL_CLOSE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* LWN's own feeds; any other address is "Custom…". */
+/* clang-format off */
+static const struct
+{
+  const char *url;
+  const char *label;
+} feeds[] = {
+  { "https://lwn.net/headlines/rss",      N_("All headlines") },
+  { "https://lwn.net/headlines/Features", N_("Feature articles only") },
+  { "https://lwn.net/headlines/newrss",   N_("Alternative headlines feed") },
+};
+/* clang-format on */
+
+static const guint interval_choices[] = { 15 * 60, 30 * 60, 3600, 2 * 3600, 4 * 3600, 12 * 3600, 86400 };
+
+static char *
+format_interval (guint seconds)
+{
+  guint n;
+
+  if (seconds % 86400 == 0)
+    {
+      n = seconds / 86400;
+      return g_strdup_printf (ngettext ("%u day", "%u days", n), n);
+    }
+  if (seconds % 3600 == 0)
+    {
+      n = seconds / 3600;
+      return g_strdup_printf (ngettext ("%u hour", "%u hours", n), n);
+    }
+  if (seconds % 60 == 0)
+    {
+      n = seconds / 60;
+      return g_strdup_printf (ngettext ("%u minute", "%u minutes", n), n);
+    }
+  return g_strdup_printf (ngettext ("%u second", "%u seconds", seconds), seconds);
+}
+
+/* The position of the item with @id in a GtkComboBoxText, or -1. */
+static int
+combo_find (GtkComboBoxText *combo,
+            const char *id)
+{
+  GtkTreeModel *model = gtk_combo_box_get_model (GTK_COMBO_BOX (combo));
+  int id_column = gtk_combo_box_get_id_column (GTK_COMBO_BOX (combo));
+  GtkTreeIter iter;
+  int position = 0;
+
+  if (!gtk_tree_model_get_iter_first (model, &iter))
+    return -1;
+  do
+    {
+      g_autofree char *item_id = NULL;
+
+      gtk_tree_model_get (model, &iter, id_column, &item_id, -1);
+      if (g_strcmp0 (item_id, id) == 0)
+        return position;
+      position++;
+    }
+  while (gtk_tree_model_iter_next (model, &iter));
+  return -1;
+}
+
+static void
+find_toggle_button (GtkWidget *widget,
+                    gpointer user_data)
+{
+  GtkWidget **button = user_data;
+
+  if (GTK_IS_TOGGLE_BUTTON (widget))
+    *button = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_toggle_button, button);
+}
+
+static void
+set_description (GtkWidget *control,
+                 const char *text)
+{
+  atk_object_set_description (gtk_widget_get_accessible (control), text);
+  if (GTK_IS_COMBO_BOX (control))
+    {
+      GtkWidget *button = NULL;
+
+      gtk_container_forall (GTK_CONTAINER (control), find_toggle_button, &button);
+      if (button != NULL)
+        atk_object_set_description (gtk_widget_get_accessible (button), text);
+    }
+}
+
+static void
+set_subtitle (GtkLabel *subtitle,
+              GtkWidget *control,
+              const char *text)
+{
+  gboolean shown = text != NULL && *text != '\0';
+
+  gtk_label_set_text (subtitle, shown ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (subtitle), shown);
+  set_description (control, shown ? text : "");
+}
+
+static void
+name_accessible (GtkWidget *widget,
+                 GtkLabel *title,
+                 GtkLabel *subtitle)
+{
+  AtkObject *accessible = gtk_widget_get_accessible (widget);
+
+  atk_object_set_name (accessible, gtk_label_get_text (title));
+  atk_object_add_relationship (accessible, ATK_RELATION_LABELLED_BY, gtk_widget_get_accessible (GTK_WIDGET (title)));
+  if (subtitle != NULL)
+    {
+      atk_object_set_description (accessible, gtk_label_get_text (subtitle));
+      atk_object_add_relationship (accessible, ATK_RELATION_DESCRIBED_BY, gtk_widget_get_accessible (GTK_WIDGET (subtitle)));
+    }
+}
+
+/* A screen reader names a control after what a sighted person reads next to it:
+ * the row's title, and describes it with the subtitle. The mnemonic widget
+ * already gives the labelled-by relation; the name is set too because GTK 3
+ * leaves switches, spin buttons and entries nameless without it. A combo box
+ * takes the keyboard focus on an inner toggle button with an accessible of its
+ * own, which is named alike so that the focus never lands on a nameless object. */
+static void
+label_control (GtkLabel *title,
+               GtkLabel *subtitle)
+{
+  GtkWidget *control = gtk_label_get_mnemonic_widget (title);
+
+  name_accessible (control, title, subtitle);
+  if (GTK_IS_COMBO_BOX (control))
+    {
+      GtkWidget *button = NULL;
+
+      gtk_container_forall (GTK_CONTAINER (control), find_toggle_button, &button);
+      if (button != NULL)
+        name_accessible (button, title, subtitle);
+    }
+}
+
+/* A row is only a frame for its controls, so keyboard focus goes straight to
+ * them. GTK 3's own row handler would instead grab the focus for the row itself,
+ * which a row that cannot take it loses: Tab then stops moving. */
+static gboolean
+row_focus_cb (GtkWidget *row,
+              GtkDirectionType direction,
+              gpointer user_data)
+{
+  gboolean moved = gtk_widget_child_focus (gtk_bin_get_child (GTK_BIN (row)), direction);
+
+  g_signal_stop_emission_by_name (row, "focus");
+  return moved;
+}
+
+/* Feed ---------------------------------------------------------------------- */
+
+static gboolean
+feed_get_mapping (GValue *value,
+                  GVariant *variant,
+                  gpointer user_data)
+{
+  const char *url = g_variant_get_string (variant, NULL);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (feeds); i++)
+    if (g_str_equal (url, feeds[i].url))
+      {
+        g_value_set_string (value, feeds[i].url);
+        return TRUE;
+      }
+  g_value_set_string (value, CUSTOM_FEED_ID);
+  return TRUE;
+}
+
+/* Choosing "Custom…" writes nothing: the address applies when it is entered. */
+static GVariant *
+feed_set_mapping (const GValue *value,
+                  const GVariantType *expected_type,
+                  gpointer user_data)
+{
+  const char *id = g_value_get_string (value);
+
+  if (id == NULL || g_str_equal (id, CUSTOM_FEED_ID))
+    return NULL;
+  return g_variant_new_string (id);
+}
+
+static void
+feed_combo_changed_cb (GtkComboBox *combo,
+                       LwnPreferencesWindow *self)
+{
+  gtk_widget_set_visible (self->custom_row, g_strcmp0 (gtk_combo_box_get_active_id (combo), CUSTOM_FEED_ID) == 0);
+}
+
+/* Why @text cannot be a feed address, or NULL when it can. */
+static const char *
+feed_url_problem (const char *text)
+{
+  g_autoptr (GUri) uri = NULL;
+  const char *scheme;
+  const char *host;
+
+  if (*text == '\0')
+    return _("Enter the address of a feed.");
+
+  uri = g_uri_parse (text, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL)
+    return _("This is not a web address.");
+
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    return _("Only http:// and https:// addresses can be used.");
+
+  host = g_uri_get_host (uri);
+  if (host == NULL || *host == '\0')
+    return _("The address has no server name.");
+
+  if (!lwn_url_is_launchable (text))
+    return _("The address contains spaces or other characters that are not allowed.");
+  return NULL;
+}
+
+static void
+show_feed_url_problem (LwnPreferencesWindow *self,
+                       const char *problem)
+{
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self->custom_entry));
+
+  gtk_label_set_text (self->custom_error, problem != NULL ? problem : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->custom_error), problem != NULL);
+  gtk_entry_set_icon_from_icon_name (self->custom_entry, GTK_ENTRY_ICON_SECONDARY,
+                                     problem != NULL ? "dialog-error-symbolic" : NULL);
+  gtk_entry_set_icon_tooltip_text (self->custom_entry, GTK_ENTRY_ICON_SECONDARY, problem);
+  atk_object_set_description (gtk_widget_get_accessible (GTK_WIDGET (self->custom_entry)),
+                              problem != NULL ? problem : "");
+  if (problem != NULL)
+    gtk_style_context_add_class (context, GTK_STYLE_CLASS_ERROR);
+  else
+    gtk_style_context_remove_class (context, GTK_STYLE_CLASS_ERROR);
+}
+
+/* Shows the address in use, dropping whatever was typed and not applied. */
+static void
+revert_custom_entry (LwnPreferencesWindow *self)
+{
+  g_autofree char *url = g_settings_get_string (self->settings, "feed-url");
+
+  self->syncing_entry = TRUE;
+  gtk_entry_set_text (self->custom_entry, url);
+  self->syncing_entry = FALSE;
+  show_feed_url_problem (self, NULL);
+}
+
+static void
+settings_feed_url_changed_cb (GSettings *settings,
+                              const char *key,
+                              LwnPreferencesWindow *self)
+{
+  revert_custom_entry (self);
+}
+
+static void
+custom_entry_changed_cb (GtkEditable *editable,
+                         LwnPreferencesWindow *self)
+{
+  const char *text = gtk_entry_get_text (self->custom_entry);
+
+  if (self->syncing_entry)
+    return;
+
+  /* An empty field is not yet a mistake; pressing Enter on it is. */
+  show_feed_url_problem (self, *text == '\0' ? NULL : feed_url_problem (text));
+}
+
+static void
+custom_entry_activate_cb (GtkEntry *entry,
+                          LwnPreferencesWindow *self)
+{
+  const char *text = gtk_entry_get_text (entry);
+  const char *problem = feed_url_problem (text);
+
+  show_feed_url_problem (self, problem);
+  if (problem == NULL)
+    g_settings_set_string (self->settings, "feed-url", text);
+}
+
+/* Escape first takes back what was typed; only an unchanged field lets it close the window. */
+static gboolean
+custom_entry_key_press_cb (GtkWidget *entry,
+                           GdkEventKey *event,
+                           LwnPreferencesWindow *self)
+{
+  g_autofree char *url = NULL;
+
+  if (event->keyval != GDK_KEY_Escape || (event->state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return GDK_EVENT_PROPAGATE;
+
+  url = g_settings_get_string (self->settings, "feed-url");
+  if (g_str_equal (url, gtk_entry_get_text (GTK_ENTRY (entry))) && !gtk_widget_get_visible (GTK_WIDGET (self->custom_error)))
+    return GDK_EVENT_PROPAGATE;
+
+  revert_custom_entry (self);
+  return GDK_EVENT_STOP;
+}
+
+/* Refresh interval ------------------------------------------------------------ */
+
+static gboolean
+is_interval_choice (guint seconds)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (interval_choices); i++)
+    if (interval_choices[i] == seconds)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+drop_extra_interval (LwnPreferencesWindow *self)
+{
+  g_autofree char *id = g_steal_pointer (&self->extra_interval_id);
+  int position = id != NULL ? combo_find (self->interval_combo, id) : -1;
+
+  if (position >= 0)
+    gtk_combo_box_text_remove (self->interval_combo, position);
+}
+
+/* A value set elsewhere that is not one of the choices is shown as it is, in
+ * a row of its own, rather than rounded to a choice and written back. */
+static void
+show_interval (LwnPreferencesWindow *self,
+               guint seconds)
+{
+  g_autofree char *id = g_strdup_printf ("%u", seconds);
+  g_autofree char *label = NULL;
+  int position = 0;
+
+  if (g_strcmp0 (self->extra_interval_id, id) == 0)
+    return;
+
+  drop_extra_interval (self);
+  if (is_interval_choice (seconds))
+    return;
+
+  while (position < (int) G_N_ELEMENTS (interval_choices) && interval_choices[position] < seconds)
+    position++;
+  label = format_interval (seconds);
+  gtk_combo_box_text_insert (self->interval_combo, position, id, label);
+  self->extra_interval_id = g_steal_pointer (&id);
+}
+
+/* Once another choice is made here, the odd value is no longer in use. */
+static void
+interval_combo_changed_cb (GtkComboBox *combo,
+                           LwnPreferencesWindow *self)
+{
+  if (self->extra_interval_id != NULL && g_strcmp0 (gtk_combo_box_get_active_id (combo), self->extra_interval_id) != 0)
+    drop_extra_interval (self);
+}
+
+static gboolean
+interval_get_mapping (GValue *value,
+                      GVariant *variant,
+                      gpointer user_data)
+{
+  LwnPreferencesWindow *self = user_data;
+  guint seconds = g_variant_get_uint32 (variant);
+
+  show_interval (self, seconds);
+  g_value_take_string (value, g_strdup_printf ("%u", seconds));
+  return TRUE;
+}
+
+static GVariant *
+interval_set_mapping (const GValue *value,
+                      const GVariantType *expected_type,
+                      gpointer user_data)
+{
+  const char *id = g_value_get_string (value);
+  guint64 seconds;
+
+  if (id == NULL || !g_ascii_string_to_unsigned (id, 10, 1, G_MAXUINT32, &seconds, NULL))
+    return NULL;
+  return g_variant_new_uint32 ((guint32) seconds);
+}
+
+/* The window ---------------------------------------------------------------- */
+
+static void
+lwn_preferences_window_close (LwnPreferencesWindow *self)
+{
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+lwn_preferences_window_constructed (GObject *object)
+{
+  LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
+
+  G_OBJECT_CLASS (lwn_preferences_window_parent_class)->constructed (object);
+
+  g_settings_bind_with_mapping (self->settings, "feed-url", self->feed_combo, "active-id",
+                                G_SETTINGS_BIND_DEFAULT, feed_get_mapping, feed_set_mapping, NULL, NULL);
+  g_signal_connect (self->settings, "changed::feed-url", G_CALLBACK (settings_feed_url_changed_cb), self);
+  revert_custom_entry (self);
+
+  g_settings_bind_with_mapping (self->settings, "refresh-interval", self->interval_combo, "active-id",
+                                G_SETTINGS_BIND_DEFAULT, interval_get_mapping, interval_set_mapping, self, NULL);
+  g_settings_bind (self->settings, "max-items", self->max_items_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "notifications", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "notify-security-updates", self->security_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  /* The filter only means something while there are notifications to filter. */
+  g_object_bind_property (self->notify_switch, "active", self->security_switch, "sensitive", G_BINDING_SYNC_CREATE);
+}
+
+static void
+lwn_preferences_window_get_property (GObject *object,
+                                     guint prop_id,
+                                     GValue *value,
+                                     GParamSpec *pspec)
+{
+  LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
+
+  switch (prop_id)
+    {
+      case PROP_SETTINGS:
+        g_value_set_object (value, self->settings);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+lwn_preferences_window_set_property (GObject *object,
+                                     guint prop_id,
+                                     const GValue *value,
+                                     GParamSpec *pspec)
+{
+  LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
+
+  switch (prop_id)
+    {
+      case PROP_SETTINGS:
+        self->settings = g_value_dup_object (value);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+lwn_preferences_window_dispose (GObject *object)
+{
+  LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
+
+  /* The settings outlive the window: nothing of theirs may reach its
+   * controls once they are destroyed. */
+  if (self->settings != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->settings, self);
+      g_settings_unbind (self->feed_combo, "active-id");
+      g_settings_unbind (self->interval_combo, "active-id");
+      g_settings_unbind (self->max_items_spin, "value");
+      g_settings_unbind (self->notify_switch, "active");
+      g_settings_unbind (self->security_switch, "active");
+    }
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (lwn_preferences_window_parent_class)->dispose (object);
+}
+
+static void
+lwn_preferences_window_finalize (GObject *object)
+{
+  LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
+
+  g_free (self->interval_note);
+  g_free (self->extra_interval_id);
+
+  G_OBJECT_CLASS (lwn_preferences_window_parent_class)->finalize (object);
+}
+
+static void
+lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkBindingSet *binding_set;
+
+  object_class->constructed = lwn_preferences_window_constructed;
+  object_class->get_property = lwn_preferences_window_get_property;
+  object_class->set_property = lwn_preferences_window_set_property;
+  object_class->dispose = lwn_preferences_window_dispose;
+  object_class->finalize = lwn_preferences_window_finalize;
+
+  /**
+   * LwnPreferencesWindow:settings:
+   *
+   * The settings the controls are bound to.
+   */
+  properties[PROP_SETTINGS] = g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                                                   G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * LwnPreferencesWindow::close:
+   *
+   * A keybinding signal (Escape, Ctrl+W) that closes the window.
+   */
+  signals[SIGNAL_CLOSE] = g_signal_new_class_handler ("close", G_TYPE_FROM_CLASS (klass),
+                                                      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+                                                      G_CALLBACK (lwn_preferences_window_close),
+                                                      NULL, NULL, NULL, G_TYPE_NONE, 0);
+  binding_set = gtk_binding_set_by_class (klass);
+  gtk_binding_entry_add_signal (binding_set, GDK_KEY_Escape, 0, "close", 0);
+  gtk_binding_entry_add_signal (binding_set, GDK_KEY_w, GDK_CONTROL_MASK, "close", 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lwntray/LwnTray/lwn-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, feed_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, feed_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, feed_combo);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_row);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_entry);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_error);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, interval_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, interval_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, interval_combo);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, notify_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, notify_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, notify_switch);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_switch);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_spin);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, autostart_title);
+  gtk_widget_class_bind_template_callback (widget_class, row_focus_cb);
+  gtk_widget_class_bind_template_callback (widget_class, feed_combo_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, interval_combo_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, custom_entry_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, custom_entry_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, custom_entry_key_press_cb);
+}
+
+static void
+lwn_preferences_window_init (LwnPreferencesWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (feeds); i++)
+    gtk_combo_box_text_append (self->feed_combo, feeds[i].url, _(feeds[i].label));
+  gtk_combo_box_text_append (self->feed_combo, CUSTOM_FEED_ID, _("Custom…"));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (interval_choices); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%u", interval_choices[i]);
+      g_autofree char *label = format_interval (interval_choices[i]);
+
+      gtk_combo_box_text_append (self->interval_combo, id, label);
+    }
+
+  self->interval_note = g_strdup (gtk_label_get_text (self->interval_subtitle));
+
+  label_control (self->feed_title, NULL);
+  label_control (self->custom_title, NULL);
+  label_control (self->interval_title, self->interval_subtitle);
+  label_control (self->notify_title, NULL);
+  label_control (self->security_title, self->security_subtitle);
+  label_control (self->max_items_title, NULL);
+  label_control (self->autostart_title, NULL);
+  atk_object_add_relationship (gtk_widget_get_accessible (GTK_WIDGET (self->custom_entry)), ATK_RELATION_DESCRIBED_BY,
+                               gtk_widget_get_accessible (GTK_WIDGET (self->custom_error)));
+}
+
+/**
+ * lwn_preferences_window_new:
+ * @application: the application the window belongs to; its "app.autostart"
+ *   action drives the Start at login switch
+ * @settings: the settings to show and change
+ *
+ * Creates the preferences window. Every control applies at once; the window
+ * keeps following @settings while it is open.
+ *
+ * Returns: (transfer none): a new, hidden #LwnPreferencesWindow, owned by GTK
+ *   like every toplevel and destroyed when it is closed
+ */
+LwnPreferencesWindow *
+lwn_preferences_window_new (GtkApplication *application,
+                            GSettings *settings)
+{
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  return g_object_new (LWN_TYPE_PREFERENCES_WINDOW,
+                       "application", application,
+                       "settings", settings,
+                       NULL);
+}
+
+/**
+ * lwn_preferences_window_set_overridden:
+ * @self: a #LwnPreferencesWindow
+ * @key: "feed-url", "refresh-interval" or "notifications"
+ * @overridden: whether the command line overrides @key for this run
+ *
+ * Makes the control of @key insensitive and says why ("Set on the command
+ * line for this run"), or undoes that. The control still shows the setting,
+ * which applies again from the next run without the override.
+ */
+void
+lwn_preferences_window_set_overridden (LwnPreferencesWindow *self,
+                                       const char *key,
+                                       gboolean overridden)
+{
+  const char *note = overridden ? _("Set on the command line for this run") : NULL;
+
+  g_return_if_fail (LWN_IS_PREFERENCES_WINDOW (self));
+  g_return_if_fail (key != NULL);
+
+  if (g_str_equal (key, "feed-url"))
+    {
+      gtk_widget_set_sensitive (GTK_WIDGET (self->feed_combo), !overridden);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->custom_entry), !overridden);
+      set_subtitle (self->feed_subtitle, GTK_WIDGET (self->feed_combo), note);
+    }
+  else if (g_str_equal (key, "refresh-interval"))
+    {
+      gtk_widget_set_sensitive (GTK_WIDGET (self->interval_combo), !overridden);
+      set_subtitle (self->interval_subtitle, GTK_WIDGET (self->interval_combo), overridden ? note : self->interval_note);
+    }
+  else if (g_str_equal (key, "notifications"))
+    {
+      gtk_widget_set_sensitive (GTK_WIDGET (self->notify_switch), !overridden);
+      set_subtitle (self->notify_subtitle, GTK_WIDGET (self->notify_switch), note);
+    }
+  else
+    g_return_if_reached ();
+}

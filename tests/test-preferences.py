@@ -1,0 +1,358 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Drives lwn-tray's preferences window through the accessibility bus, as a screen
+reader user would: opened from the tray menu, every control named, reachable with Tab,
+changes applied at once and followed by the menu, changes made elsewhere shown, the
+custom feed address checked as typed, Start at login in step with the menu, and the
+window closed with Escape or Ctrl+W."""
+
+import os
+import re
+import sys
+import time
+
+import lwn_atspi as atspi
+import lwn_e2e as e2e
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
+SCHEMA = "io.github.lwntray.LwnTray"
+TITLE = "Preferences"
+OVERRIDDEN = "Set on the command line for this run"
+Role = atspi.Role
+INTERACTIVE = {int(role) for role in atspi.INTERACTIVE_ROLES}
+
+# Long enough for a stray write or a second window to show up.
+SETTLE = 1.0
+
+
+def items(count, first=938000, title="Headline %d"):
+    return [e2e.headline(first + index, title % (first + index)) for index in range(count)]
+
+
+def headline_labels(entries):
+    return [entry["label"] for entry in e2e.split_menu(entries)[0]]
+
+
+def wait_headline_count(menu, count, what):
+    return menu.wait(lambda entries: len(headline_labels(entries)) == count, what)
+
+
+def start(s, feed=None, *args, overrides=False):
+    """Starts the applet on the scenario's feed and waits for the headlines. The feed
+    and interval come from the settings unless overrides is set, when they are given
+    on the command line as well. The applet is never pointed at LWN.net itself: a
+    test reaches 127.0.0.1 only."""
+    feed = feed or items(6)
+    s.server.set_items(feed)
+    if overrides:
+        applet = s.start(*args)
+    else:
+        s.gsettings("set", SCHEMA, "feed-url", s.server.url)
+        applet = s.start(*args, use_settings=True)
+    menu = applet.menu()
+    wait_headline_count(menu, len(feed), "the headlines")
+    return applet, menu
+
+
+def windows(app):
+    return [node for node in app.children() if node.role == int(Role.FRAME) and node.name == TITLE]
+
+
+def open_preferences(s, applet, menu):
+    """Clicks "Preferences…" in the tray menu and returns (application, window)."""
+    app = s.application(applet)
+    menu.click("Preferences" + e2e.ELLIPSIS)
+    window = e2e.wait_for(lambda: [w for w in windows(app) if w.showing], "the preferences window")[0]
+    return app, window
+
+
+def control(window, role, name):
+    return window.find(role=role, name=name)
+
+
+def setting(s, key):
+    return s.gsettings("get", SCHEMA, key)
+
+
+def control_of(node):
+    """The control a focused object belongs to: GTK 3 gives a combo box's keyboard
+    focus to an inner toggle button with an accessible of its own."""
+    if node.role == Role.TOGGLE_BUTTON:
+        ancestor = node.parent
+        for _ in range(3):
+            if ancestor is None:
+                break
+            if ancestor.role == Role.COMBO_BOX:
+                return ancestor
+            ancestor = ancestor.parent
+    return node
+
+
+def focus_window(s, window, tracker):
+    """Gives the window the keyboard focus the way a screen reader does: by focusing
+    one of its controls, which also raises the window."""
+    spin = control(window, Role.SPIN_BUTTON, "Headlines in the menu")
+    assert spin.grab_focus(), spin
+    tracker.wait_focus(lambda node: node == spin, "the spin button focused")
+    atspi.wait_for(lambda: window.has_state(atspi.State.ACTIVE), "the window active")
+
+
+# Scenarios -----------------------------------------------------------------
+
+
+def test_open_and_label(s):
+    """"Preferences…" sits just above "Start at login"; it opens one window however
+    often it is clicked; every control has a name of its own, taken from the label
+    next to it, which is also its labelled-by relation."""
+    applet, menu = start(s)
+    labels = menu.labels()
+    position = labels.index("Preferences" + e2e.ELLIPSIS)
+    assert labels[position + 1] == "Start at login", labels
+
+    app, window = open_preferences(s, applet, menu)
+    menu.click("Preferences" + e2e.ELLIPSIS)
+    time.sleep(SETTLE)
+    assert len(windows(app)) == 1, windows(app)
+
+    controls = [node for node in window.walk(showing_only=True) if node.role in INTERACTIVE]
+    named = {(node.role, node.name) for node in controls}
+    for role, name in (
+        (Role.COMBO_BOX, "Feed"),
+        (Role.TEXT, "Feed address"),
+        (Role.COMBO_BOX, "Refresh every"),
+        (Role.TOGGLE_BUTTON, "Notify about new headlines"),
+        (Role.TOGGLE_BUTTON, "Notify about \u201cSecurity updates\u201d lists"),
+        (Role.SPIN_BUTTON, "Headlines in the menu"),
+        (Role.TOGGLE_BUTTON, "Start at login"),
+    ):
+        assert (int(role), name) in named, "no %s named %r among %r" % (role, name, controls)
+
+    for node in controls:
+        assert node.name.strip(), "a nameless control: %r" % node
+        if node.role == int(Role.PUSH_BUTTON):
+            continue  # the header bar's own window buttons
+        labels = node.labelled_by()
+        assert labels and labels[0].name == node.name, (node, labels)
+
+    interval = control(window, Role.COMBO_BOX, "Refresh every")
+    assert "back-off" in interval.description, interval.description
+    assert interval.sensitive and not interval.description.startswith(OVERRIDDEN)
+    applet.assert_alive()
+
+
+def test_keyboard(s):
+    """Tab and Shift+Tab reach every control in turn; Ctrl+W closes the window, and
+    the menu item opens a fresh one."""
+    applet, menu = start(s)
+    app, window = open_preferences(s, applet, menu)
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_window(s, window, tracker)
+    expected = {
+        node for node in window.walk(showing_only=True) if node.role in INTERACTIVE and node.role != Role.PUSH_BUTTON
+    }
+
+    for key, modifiers in (("Tab", ()), ("ISO_Left_Tab", ("Shift",))):
+        reached = []
+        for _ in range(len(expected)):
+            before = tracker.focused
+            s.a11y.key(key, modifiers)
+            focused = tracker.wait_focus(lambda node: node != before, "the focus to move on %s" % key)
+            assert focused.name.strip(), "the focus is on a nameless %r in %r" % (focused, focused.parent)
+            reached.append(control_of(focused))
+        assert set(reached) == expected, "%s reached %r, not %r" % (key, reached, expected)
+    tracker.close()
+
+    s.a11y.key("w", ("Control",))
+    e2e.wait_for(lambda: not windows(app), "Ctrl+W to close the window")
+    app, window = open_preferences(s, applet, menu)
+    assert len(windows(app)) == 1
+
+
+def test_max_items_and_outside_changes(s):
+    """Headlines in the menu set through AT-SPI applies at once and the menu follows;
+    gsettings-style changes made while the window is open show in it, including an
+    interval that is none of the choices, which is shown as it is."""
+    applet, menu = start(s, items(8))
+    app, window = open_preferences(s, applet, menu)
+
+    spin = control(window, Role.SPIN_BUTTON, "Headlines in the menu")
+    assert spin.value == 20, spin.value
+    spin.set_value(3)
+    e2e.wait_for(lambda: setting(s, "max-items") == "uint32 3", "max-items written")
+    wait_headline_count(menu, 3, "three headlines after max-items=3")
+
+    s.gsettings("set", SCHEMA, "max-items", "5")
+    e2e.wait_for(lambda: spin.value == 5, "the spin button showing 5")
+    wait_headline_count(menu, 5, "five headlines")
+
+    notify = control(window, Role.TOGGLE_BUTTON, "Notify about new headlines")
+    security = control(window, Role.TOGGLE_BUTTON, "Notify about \u201cSecurity updates\u201d lists")
+    assert notify.checked and security.checked and security.sensitive
+    s.gsettings("set", SCHEMA, "notifications", "false")
+    e2e.wait_for(lambda: not notify.checked, "the notification switch off")
+    e2e.wait_for(lambda: not security.sensitive, "the security filter insensitive without notifications")
+    security_state = security.checked
+    notify.do_action("Toggle")
+    e2e.wait_for(lambda: setting(s, "notifications") == "true", "notifications switched back on")
+    security.do_action("Toggle")
+    e2e.wait_for(lambda: setting(s, "notify-security-updates") == str(not security_state).lower(), "the filter written")
+
+    interval = control(window, Role.COMBO_BOX, "Refresh every")
+    assert interval.selected_child().name == "30 minutes", interval.selected_child()
+    s.gsettings("set", SCHEMA, "refresh-interval", "7200")
+    e2e.wait_for(lambda: interval.selected_child().name == "2 hours", "the interval showing 2 hours")
+    s.gsettings("set", SCHEMA, "refresh-interval", "600")
+    e2e.wait_for(lambda: interval.selected_child().name == "10 minutes", "an extra choice for 10 minutes")
+    time.sleep(SETTLE)
+    assert setting(s, "refresh-interval") == "uint32 600", "an interval shown must never be rewritten"
+    menu_items = interval.children()[0].children()
+    assert [item.name for item in menu_items][:2] == ["10 minutes", "15 minutes"], menu_items
+
+    interval.select_child(len(menu_items) - 1)
+    e2e.wait_for(lambda: setting(s, "refresh-interval") == "uint32 86400", "one day written")
+    e2e.wait_for(lambda: re.search(r"Next refresh in 86[34]\d\d s", applet.log()), "the applet rescheduled to a day")
+    e2e.wait_for(
+        lambda: "10 minutes" not in [item.name for item in interval.children()[0].children()],
+        "the extra choice gone",
+    )
+    applet.assert_alive()
+
+
+def test_custom_feed(s):
+    """A feed of its own: the address is checked as it is typed, the reason shown under it and
+    given as the entry's description; nothing applies before Enter; Enter applies a
+    good address and the applet loads it; Escape first takes back an unapplied edit
+    and only then closes the window."""
+    applet, menu = start(s)
+    other = e2e.FeedServer()
+    try:
+        other.set_items(items(2, 939000, "Custom feed headline %d"))
+        app, window = open_preferences(s, applet, menu)
+        feed = control(window, Role.COMBO_BOX, "Feed")
+        assert feed.selected_child().name == "Custom" + e2e.ELLIPSIS, feed.selected_child()
+        entry = control(window, Role.TEXT, "Feed address")
+        assert entry.showing and entry.text == s.server.url, entry.text
+
+        entry.set_text("ftp://x")
+        error = e2e.wait_for(
+            lambda: [node for node in window.walk(showing_only=True) if node.role == Role.LABEL and "http" in node.name],
+            "an inline error",
+        )[0]
+        assert entry.description == error.name, (entry.description, error.name)
+        assert error in entry.described_by(), entry.relations()
+
+        assert entry.grab_focus()
+        s.a11y.key("Return")
+        time.sleep(SETTLE)
+        assert setting(s, "feed-url") == "'%s'" % s.server.url, "a bad address was applied"
+
+        entry.set_text(other.url)
+        e2e.wait_for(lambda: entry.description == "", "the error cleared for a good address")
+        assert not error.showing
+        time.sleep(SETTLE)
+        assert setting(s, "feed-url") == "'%s'" % s.server.url, "applied before Enter"
+        s.a11y.key("Return")
+        e2e.wait_for(lambda: setting(s, "feed-url") == "'%s'" % other.url, "the custom address applied")
+        other.wait_answered(1)
+        menu.wait(
+            lambda entries: headline_labels(entries)
+            and all("Custom feed headline" in label for label in headline_labels(entries)),
+            "the custom feed's headlines",
+        )
+        assert feed.selected_child().name == "Custom" + e2e.ELLIPSIS
+
+        entry.set_text("ftp://y")
+        s.a11y.key("Escape")
+        e2e.wait_for(lambda: entry.text == other.url, "Escape to take the edit back")
+        assert windows(app), "the first Escape closed the window"
+        assert entry.description == ""
+        s.a11y.key("Escape")
+        e2e.wait_for(lambda: not windows(app), "the second Escape to close the window")
+        applet.assert_alive()
+    finally:
+        other.close()
+
+
+def autostart_path(s):
+    return os.path.join(s.dirs["XDG_CONFIG_HOME"], "autostart", SCHEMA + ".desktop")
+
+
+def test_start_at_login(s):
+    """The window's switch and the menu's check item show one state whichever is used."""
+    applet, menu = start(s)
+    app, window = open_preferences(s, applet, menu)
+    switch = control(window, Role.TOGGLE_BUTTON, "Start at login")
+    assert not switch.checked and menu.find("Start at login")["toggle-state"] == 0
+
+    switch.do_action("Toggle")
+    e2e.wait_for(lambda: os.path.exists(autostart_path(s)), "the autostart entry written")
+    menu.wait(lambda entries: menu.find("Start at login")["toggle-state"] == 1, "the menu item ticked")
+    assert switch.checked
+
+    menu.click("Start at login")
+    e2e.wait_for(lambda: not os.path.exists(autostart_path(s)), "the autostart entry removed")
+    e2e.wait_for(lambda: not switch.checked, "the switch off after the menu item")
+
+    menu.click("Start at login")
+    e2e.wait_for(lambda: switch.checked, "the switch on after the menu item")
+    assert os.path.exists(autostart_path(s))
+
+    # A refusal leaves both showing what is true on disk: here a folder stands
+    # where the entry would be written, which stops root as well.
+    menu.click("Start at login")
+    e2e.wait_for(lambda: not switch.checked, "the switch off again")
+    os.mkdir(autostart_path(s))
+    switch.do_action("Toggle")
+    e2e.wait_for(lambda: "Could not change Start at login" in applet.log(), "the failure reported")
+    e2e.wait_for(lambda: not switch.checked, "the switch back off after the failure")
+    menu.wait(lambda entries: menu.find("Start at login")["toggle-state"] == 0, "the menu item unticked")
+    os.rmdir(autostart_path(s))
+    applet.assert_alive()
+
+
+def test_overrides(s):
+    """--feed-url, --interval and --no-notify: their controls are insensitive and say
+    why, while still showing the settings, which apply again on the next run."""
+    s.gsettings("set", SCHEMA, "feed-url", "https://lwn.net/headlines/Features")
+    applet, menu = start(s, None, "--no-notify", overrides=True)
+    app, window = open_preferences(s, applet, menu)
+    for role, name in (
+        (Role.COMBO_BOX, "Feed"),
+        (Role.COMBO_BOX, "Refresh every"),
+        (Role.TOGGLE_BUTTON, "Notify about new headlines"),
+    ):
+        node = control(window, role, name)
+        assert not node.sensitive, node
+        assert node.description == OVERRIDDEN, (node, node.description)
+    shown = window.find_all(role=Role.LABEL, name=OVERRIDDEN, showing_only=True)
+    assert len(shown) == 3, shown
+
+    feed = control(window, Role.COMBO_BOX, "Feed")
+    assert feed.selected_child().name == "Feature articles only", feed.selected_child()
+    assert not control(window, Role.TEXT, "Feed address").showing, "the address row shows for an LWN feed"
+    spin = control(window, Role.SPIN_BUTTON, "Headlines in the menu")
+    assert spin.sensitive and spin.description == "", spin.description
+    applet.assert_alive()
+
+
+TESTS = [
+    ("Preferences… opens one window whose controls are all named", test_open_and_label),
+    ("Tab and Shift+Tab reach every control; Ctrl+W closes", test_keyboard),
+    ("max-items from the window reaches the menu; outside changes show", test_max_items_and_outside_changes),
+    ("the custom feed address is checked as typed and applied on Enter", test_custom_feed),
+    ("Start at login: the switch and the menu item agree both ways", test_start_at_login),
+    ("command-line overrides are shown as such", test_overrides),
+]
+
+
+def main():
+    if not BINARY or not os.access(BINARY, os.X_OK):
+        print("usage: test-preferences.py PATH-TO-lwn-tray", file=sys.stderr)
+        return 2
+    selected = os.environ.get("LWN_E2E_ONLY")
+    tests = [test for test in TESTS if not selected or selected in test[1].__name__]
+    return e2e.run_tap(tests, lambda func: atspi.Scenario(BINARY))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
