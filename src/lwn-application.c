@@ -69,7 +69,7 @@ launch_cb (GObject *source,
 
   if (!g_app_info_launch_default_for_uri_finish (result, &error))
     {
-      g_autofree char *message = g_strdup_printf (_("Could not open the browser: %s"), error->message);
+      g_autofree char *message = g_strdup_printf (_ ("Could not open the browser: %s"), error->message);
 
       g_warning ("%s", message);
       lwn_notifier_show_message (self->notifier, g_get_application_name (), message);
@@ -171,12 +171,23 @@ about_activated (GSimpleAction *action,
                  gpointer user_data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkAboutDialog *about = GTK_ABOUT_DIALOG (gtk_about_dialog_new ());
   const char *authors[] = { "The lwn-tray authors", NULL };
 
-  gtk_show_about_dialog (parent,
-                         "program-name", _("LWN.net Headlines"), "logo-icon-name", APP_ID, "version", PACKAGE_VERSION, "comments", _("The latest LWN.net headlines in the panel, with their summaries."), "website", PACKAGE_URL, "license-type", GTK_LICENSE_GPL_3_0, "authors", authors,
-                                                                                                                                       /* Translators: put your names here, one per line. */
-                                                                                                                                       "translator-credits", _("translator-credits"), NULL);
+  gtk_about_dialog_set_program_name (about, _ ("LWN.net Headlines"));
+  gtk_about_dialog_set_logo_icon_name (about, APP_ID);
+  gtk_about_dialog_set_version (about, PACKAGE_VERSION);
+  gtk_about_dialog_set_comments (about, _ ("The latest LWN.net headlines in the panel, with their summaries."));
+  gtk_about_dialog_set_website (about, PACKAGE_URL);
+  gtk_about_dialog_set_license_type (about, GTK_LICENSE_GPL_3_0);
+  gtk_about_dialog_set_authors (about, authors);
+  /* Translators: put your names here, one per line. */
+  gtk_about_dialog_set_translator_credits (about, _ ("translator-credits"));
+
+  gtk_window_set_transient_for (GTK_WINDOW (about), parent);
+  gtk_window_set_modal (GTK_WINDOW (about), parent != NULL);
+  g_signal_connect (about, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 static void
@@ -210,7 +221,7 @@ autostart_change_state (GSimpleAction *action,
   if (!lwn_autostart_set_enabled (exe, g_variant_get_boolean (state), &error))
     {
       g_warning ("Could not change Start at login: %s", error->message);
-      lwn_notifier_show_message (self->notifier, _("Could not change Start at login"), error->message);
+      lwn_notifier_show_message (self->notifier, _ ("Could not change Start at login"), error->message);
     }
 
   /* Every view first shows what was asked, then what is true on disk. The
@@ -351,10 +362,10 @@ tray_grace_expired_cb (gpointer user_data)
   self->told_no_tray = TRUE;
   g_message ("No system tray (StatusNotifierItem host) found; headlines arrive as notifications only");
   lwn_notifier_show_message (self->notifier,
-                             _("No system tray found"),
-                                _("New headlines will still arrive as notifications. To see the "
-                               "icon and its menu, enable a tray that supports "
-                               "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
+                             _ ("No system tray found"),
+                             _ ("New headlines will still arrive as notifications. To see the "
+                                "icon and its menu, enable a tray that supports "
+                                "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
   return G_SOURCE_REMOVE;
 }
 
@@ -620,7 +631,7 @@ check_options (GVariantDict *options)
 
       if (scheme == NULL || !(g_str_equal (scheme, "http") || g_str_equal (scheme, "https") || g_str_equal (scheme, "file")))
         {
-          g_printerr ("lwn-tray: %s\n", _("the feed URL must start with http://, https:// or file://"));
+          g_printerr ("lwn-tray: %s\n", _ ("the feed URL must start with http://, https:// or file://"));
           return 1;
         }
     }
@@ -629,11 +640,11 @@ check_options (GVariantDict *options)
     {
       if (!g_ascii_string_to_unsigned (interval_text, 10, 1, G_MAXINT, &interval, NULL))
         {
-          g_printerr ("lwn-tray: %s\n", _("the interval must be a positive number of seconds"));
+          g_printerr ("lwn-tray: %s\n", _ ("the interval must be a positive number of seconds"));
           return 1;
         }
       if (interval < LWN_MIN_INTERVAL)
-        g_printerr ("lwn-tray: %s\n", _("warning: intervals under 60 seconds are meant for testing"));
+        g_printerr ("lwn-tray: %s\n", _ ("warning: intervals under 60 seconds are meant for testing"));
     }
   return -1;
 }
@@ -666,8 +677,8 @@ lwn_application_handle_local_options (GApplication *application,
   /* Fail with one clear line here rather than with a GTK critical later. */
   if (!gtk_init_check (NULL, NULL))
     {
-      g_printerr ("lwn-tray: %s\n", _("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?); "
-                                      "lwn-tray --print lists the headlines in a terminal"));
+      g_printerr ("lwn-tray: %s\n", _ ("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?); "
+                                       "lwn-tray --print lists the headlines in a terminal"));
       return 1;
     }
 
@@ -678,7 +689,7 @@ lwn_application_handle_local_options (GApplication *application,
   self->session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (self->session_bus == NULL)
     {
-      g_printerr ("lwn-tray: %s: %s\n", _("cannot connect to the session bus"), error->message);
+      g_printerr ("lwn-tray: %s: %s\n", _ ("cannot connect to the session bus"), error->message);
       return 1;
     }
 
@@ -721,19 +732,19 @@ static void
 lwn_application_init (LwnApplication *self)
 {
   const GOptionEntry entries[] = {
-    { "feed-url", 'f', 0, G_OPTION_ARG_STRING, NULL, N_("Load this feed instead of LWN.net's headlines"), N_("URL") },
-      /* A string, not G_OPTION_ARG_INT: GApplication cannot tell "--interval 0" from no option. */
-      { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Seconds between refreshes (default 1800)"), N_("SECONDS") },
-        { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_("Do not show notifications for new headlines"), NULL },
-          { "show", 's', 0, G_OPTION_ARG_NONE, NULL, N_("Show the headlines window"), NULL },
-            { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_("Print the headlines (title, tab, URL) and exit"), NULL },
-              { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_("Print the feed as JSON and exit"), NULL },
-                { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
-                  { NULL },
-              };
+    { "feed-url", 'f', 0, G_OPTION_ARG_STRING, NULL, N_ ("Load this feed instead of LWN.net's headlines"), N_ ("URL") },
+    /* A string, not G_OPTION_ARG_INT: GApplication cannot tell "--interval 0" from no option. */
+    { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_ ("Seconds between refreshes (default 1800)"), N_ ("SECONDS") },
+    { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_ ("Do not show notifications for new headlines"), NULL },
+    { "show", 's', 0, G_OPTION_ARG_NONE, NULL, N_ ("Show the headlines window"), NULL },
+    { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_ ("Print the headlines (title, tab, URL) and exit"), NULL },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_ ("Print the feed as JSON and exit"), NULL },
+    { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_ ("Show the version and exit"), NULL },
+    { NULL },
+  };
 
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
-  g_application_set_option_context_summary (G_APPLICATION (self), _("Shows the latest LWN.net headlines in the panel."));
+  g_application_set_option_context_summary (G_APPLICATION (self), _ ("Shows the latest LWN.net headlines in the panel."));
 }
 
 /**

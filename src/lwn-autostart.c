@@ -24,7 +24,10 @@
 #define KEY_GENERATED "X-LwnTray-Generated"
 #define DEFAULT_EXEC "lwn-tray"
 
-G_DEFINE_QUARK (lwn - autostart - error - quark, lwn_autostart_error)
+/* The domain's name has dashes, which clang-format would space. */
+/* clang-format off */
+G_DEFINE_QUARK (lwn-autostart-error-quark, lwn_autostart_error)
+/* clang-format on */
 
 typedef enum
 {
@@ -187,7 +190,7 @@ save_entry (GKeyFile *entry,
 
       /* Translators: %s are a folder name and the system's reason. */
       g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE,
-                   _("Could not create the folder “%s”: %s"), display, g_strerror (saved_errno));
+                   _ ("Could not create the folder “%s”: %s"), display, g_strerror (saved_errno));
       return FALSE;
     }
 
@@ -199,7 +202,7 @@ save_entry (GKeyFile *entry,
       /* Translators: the login entry is the file that starts lwn-tray when
        * you log in; %s are its name and why writing it failed. */
       g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE,
-                   _("Could not write the login entry “%s”: %s"), display, local_error->message);
+                   _ ("Could not write the login entry “%s”: %s"), display, local_error->message);
       return FALSE;
     }
   return TRUE;
@@ -216,7 +219,7 @@ remove_entry (const char *path,
 
       /* Translators: %s are a file name and the system's reason. */
       g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_REMOVE,
-                   _("Could not remove the login entry “%s”: %s"), display, g_strerror (saved_errno));
+                   _ ("Could not remove the login entry “%s”: %s"), display, g_strerror (saved_errno));
       return FALSE;
     }
   return TRUE;
@@ -301,7 +304,7 @@ lwn_autostart_set_enabled (const char *exec_path,
 
           /* Translators: %s is the path of the lwn-tray program. */
           g_set_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_EXEC_PATH,
-                       _("The program path “%s” cannot be written in a login entry: it is not valid UTF-8"), display);
+                       _ ("The program path “%s” cannot be written in a login entry: it is not valid UTF-8"), display);
           return FALSE;
         }
       exec = quote_exec_argument (utf8);

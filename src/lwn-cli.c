@@ -147,7 +147,7 @@ lwn_cli_run (LwnCliFormat format,
       g_autofree char *reason = one_line (error->message);
 
       /* Translators: the first %s is a URL, the second the reason it failed. */
-      g_printerr (_("lwn-tray: could not load %s: %s\n"), url, reason);
+      g_printerr (_ ("lwn-tray: could not load %s: %s\n"), url, reason);
       return 1;
     }
 
@@ -156,7 +156,7 @@ lwn_cli_run (LwnCliFormat format,
     {
       g_autofree char *url = one_line (feed_url);
 
-      g_printerr (_("lwn-tray: could not load %s: %s\n"), url, _("the server sent no feed"));
+      g_printerr (_ ("lwn-tray: could not load %s: %s\n"), url, _ ("the server sent no feed"));
       return 1;
     }
 
@@ -167,7 +167,7 @@ lwn_cli_run (LwnCliFormat format,
 
   if (fputs (output, stdout) == EOF || fflush (stdout) != 0)
     {
-      g_printerr (_("lwn-tray: could not write the output: %s\n"), g_strerror (errno));
+      g_printerr (_ ("lwn-tray: could not write the output: %s\n"), g_strerror (errno));
       return 1;
     }
 

@@ -96,10 +96,10 @@ set_json_error (GError **error,
 
   if (line > 0)
     g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                 _("JSON error at line %u: %s"), (guint) MIN (line, G_MAXUINT), message);
+                 _ ("JSON error at line %u: %s"), (guint) MIN (line, G_MAXUINT), message);
   else
     g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                 _("JSON error: %s"), message);
+                 _ ("JSON error: %s"), message);
 }
 
 /* A JSON string as UTF-8. The body was checked before parsing, but
@@ -275,14 +275,14 @@ lwn_feed_parser_parse_json (GBytes *body,
   if (size > G_MAXSSIZE || !g_utf8_validate (data, size, NULL))
     {
       g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_ENCODING,
-                           _("The JSON feed is not valid UTF-8"));
+                           _ ("The JSON feed is not valid UTF-8"));
       return NULL;
     }
 
   if (!json_depth_ok (data, size))
     {
       g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                   _("JSON error: nested deeper than %d levels"), MAX_JSON_DEPTH);
+                   _ ("JSON error: nested deeper than %d levels"), MAX_JSON_DEPTH);
       return NULL;
     }
 
@@ -296,7 +296,7 @@ lwn_feed_parser_parse_json (GBytes *body,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED,
-                           _("Not a JSON Feed (the document is not a JSON object)"));
+                           _ ("Not a JSON Feed (the document is not a JSON object)"));
       return NULL;
     }
 
@@ -305,7 +305,7 @@ lwn_feed_parser_parse_json (GBytes *body,
   if (version == NULL || !g_str_has_prefix (version, "https://jsonfeed.org/version/"))
     {
       g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED,
-                           _("Not a JSON Feed (no jsonfeed.org version)"));
+                           _ ("Not a JSON Feed (no jsonfeed.org version)"));
       return NULL;
     }
 

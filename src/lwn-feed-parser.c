@@ -947,7 +947,7 @@ lwn_feed_builder_add_item (LwnFeedBuilder *builder,
         title = g_steal_pointer (&from_summary);
       else
         {
-          title = g_strdup (_("(untitled)"));
+          title = g_strdup (_ ("(untitled)"));
           untitled = TRUE;
         }
     }
@@ -1072,7 +1072,7 @@ lwn_feed_builder_finish (LwnFeedBuilder *builder)
       g_free (title);
       title = host_of (builder->document_url);
       if (title == NULL)
-        title = g_strdup (_("(untitled feed)"));
+        title = g_strdup (_ ("(untitled feed)"));
     }
 
   feed = lwn_feed_new (title, builder->link, refresh, builder->refresh_base,
@@ -1146,17 +1146,17 @@ set_xml_error (GError **error,
     {
       if (line > 0)
         g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_ENCODING,
-                     _("Cannot decode the feed at line %d: %s"), line, quoted);
+                     _ ("Cannot decode the feed at line %d: %s"), line, quoted);
       else
         g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_ENCODING,
-                     _("Cannot decode the feed: %s"), quoted);
+                     _ ("Cannot decode the feed: %s"), quoted);
     }
   else if (line > 0)
     g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                 _("XML error at line %d: %s"), line, quoted);
+                 _ ("XML error at line %d: %s"), line, quoted);
   else
     g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                 _("XML error: %s"), quoted);
+                 _ ("XML error: %s"), quoted);
 }
 
 /* Reached through the parser context's _private pointer. */
@@ -1213,7 +1213,7 @@ read_xml (GBytes *body,
       g_autofree char *size_text = g_format_size (size);
 
       g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                   _("The feed is too large to read (%s)"), size_text);
+                   _ ("The feed is too large to read (%s)"), size_text);
       return NULL;
     }
 
@@ -1238,7 +1238,7 @@ read_xml (GBytes *body,
   if (ctxt == NULL)
     {
       g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                           _("Could not set up the XML parser"));
+                           _ ("Could not set up the XML parser"));
       return NULL;
     }
 
@@ -1259,7 +1259,7 @@ read_xml (GBytes *body,
       g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
                    /* Translators: %d is a number, the limit on references
                     * like "&name;" in one document. */
-                   _("XML error: more than %d entity references"), MAX_ENTITY_LOOKUPS);
+                   _ ("XML error: more than %d entity references"), MAX_ENTITY_LOOKUPS);
       g_free (first.message);
       return NULL;
     }
@@ -1273,7 +1273,7 @@ read_xml (GBytes *body,
       else if (last != NULL && last->message != NULL)
         set_xml_error (error, last->code, last->line, last->message);
       else
-        set_xml_error (error, XML_ERR_OK, 0, _("the document is not well-formed"));
+        set_xml_error (error, XML_ERR_OK, 0, _ ("the document is not well-formed"));
       g_free (first.message);
       return NULL;
     }
@@ -1389,7 +1389,7 @@ parse_xml (GBytes *body,
       if (g_strcmp0 (media_type, "text/html") == 0 || looks_like_html (data, data + size))
         {
           g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED,
-                               _("Not an RSS or Atom feed (this is a web page)"));
+                               _ ("Not an RSS or Atom feed (this is a web page)"));
           return NULL;
         }
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -1400,7 +1400,7 @@ parse_xml (GBytes *body,
   if (root == NULL)
     {
       g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED,
-                           _("Not an RSS or Atom feed (there is no root element)"));
+                           _ ("Not an RSS or Atom feed (there is no root element)"));
       return NULL;
     }
 
@@ -1415,10 +1415,10 @@ parse_xml (GBytes *body,
   root_name = quote_for_message ((const char *) root->name);
   if (lwn_xml_node_is (root, NULL, "rss") || lwn_xml_node_is (root, LWN_NS_RDF, "RDF"))
     g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED,
-                 _("Not an RSS feed (<%s> holds no channel and no items)"), root_name);
+                 _ ("Not an RSS feed (<%s> holds no channel and no items)"), root_name);
   else
     g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED,
-                 _("Not an RSS or Atom feed (root element <%s>)"), root_name);
+                 _ ("Not an RSS or Atom feed (root element <%s>)"), root_name);
   return NULL;
 }
 
@@ -1465,7 +1465,7 @@ lwn_feed_parse (GBytes *body,
   if (start == NULL || start == data + size)
     {
       g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_EMPTY,
-                           _("The feed is empty"));
+                           _ ("The feed is empty"));
       return NULL;
     }
 

@@ -49,13 +49,13 @@ lwn_fetch_error_set_from_status (GError **error,
         {
           /* Translators: the first %u is an HTTP status code, then its standard name. */
           g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_HTTP_STATUS,
-                       _("HTTP status %u (%s)"), status, _(status_reasons[i].reason));
+                       _ ("HTTP status %u (%s)"), status, _ (status_reasons[i].reason));
           return;
         }
     }
 
   g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_HTTP_STATUS,
-               _("HTTP status %u"), status);
+               _ ("HTTP status %u"), status);
 }
 
 /* "host:port" of @url for messages, with the port libcurl uses when it has none. */
@@ -128,7 +128,7 @@ set_timeout_error (GError **error,
   else if (low_speed_checked && !total_reached)
     {
       g_set_error_literal (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_TIMED_OUT,
-                           _("The server is too slow"));
+                           _ ("The server is too slow"));
     }
   else
     {
@@ -159,13 +159,13 @@ set_connect_error (GError **error,
     {
       /* Translators: "Cannot connect to the proxy proxy.example:3128 (Connection refused)". */
       g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT,
-                   _("Cannot connect to the proxy %s (%s)"), endpoint, reason);
+                   _ ("Cannot connect to the proxy %s (%s)"), endpoint, reason);
     }
   else
     {
       /* Translators: "Cannot connect to lwn.net:443 (Connection refused)". */
       g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT,
-                   _("Cannot connect to %s (%s)"), endpoint, reason);
+                   _ ("Cannot connect to %s (%s)"), endpoint, reason);
     }
 }
 
@@ -177,9 +177,9 @@ format_size_limit (guint64 bytes)
   const guint64 mib = 1024 * kib;
 
   if (bytes >= mib && bytes % mib == 0 && bytes / mib <= G_MAXUINT)
-    return g_strdup_printf (_("%u MiB"), (guint) (bytes / mib));
+    return g_strdup_printf (_ ("%u MiB"), (guint) (bytes / mib));
   if (bytes >= kib && bytes % kib == 0 && bytes / kib <= G_MAXUINT)
-    return g_strdup_printf (_("%u KiB"), (guint) (bytes / kib));
+    return g_strdup_printf (_ ("%u KiB"), (guint) (bytes / kib));
   return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
 }
 
@@ -199,18 +199,18 @@ set_network_error (GError **error,
           g_autofree char *host = describe_host (url);
 
           g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_RESOLVE,
-                       _("Cannot resolve host %s"), host);
+                       _ ("Cannot resolve host %s"), host);
         }
         return TRUE;
 
       case CURLE_COULDNT_RESOLVE_PROXY:
         g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_RESOLVE,
-                     _("Cannot resolve the proxy: %s"), detail);
+                     _ ("Cannot resolve the proxy: %s"), detail);
         return TRUE;
 
       case CURLE_PROXY:
         g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_CONNECT,
-                     _("The proxy refused the connection: %s"), detail);
+                     _ ("The proxy refused the connection: %s"), detail);
         return TRUE;
 
       case CURLE_COULDNT_CONNECT:
@@ -237,7 +237,7 @@ set_network_error (GError **error,
       case CURLE_SSL_CLIENTCERT:
       case CURLE_USE_SSL_FAILED:
         g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_TLS,
-                     _("TLS failure: %s"), detail);
+                     _ ("TLS failure: %s"), detail);
         return TRUE;
 
       default:
@@ -268,12 +268,12 @@ set_response_error (GError **error,
         /* The request's own scheme was checked before the transfer, so only a
          * redirect can lead here. */
         g_set_error_literal (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_UNSUPPORTED_URL,
-                             _("Redirect to an unsupported URL refused"));
+                             _ ("Redirect to an unsupported URL refused"));
         break;
 
       case CURLE_URL_MALFORMAT:
         g_set_error_literal (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_UNSUPPORTED_URL,
-                             _("The address is not a valid URL"));
+                             _ ("The address is not a valid URL"));
         break;
 
       case CURLE_FILESIZE_EXCEEDED:
@@ -283,12 +283,12 @@ set_response_error (GError **error,
             g_autofree char *size = format_size_limit (limits->max_body_bytes);
 
             g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_TOO_LARGE,
-                         _("Response too large (over %s)"), size);
+                         _ ("Response too large (over %s)"), size);
           }
         else
           {
             g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                         _("Cannot store the response: %s"), detail);
+                         _ ("Cannot store the response: %s"), detail);
           }
         break;
 
@@ -298,13 +298,13 @@ set_response_error (GError **error,
           g_autofree char *display = path != NULL ? g_filename_display_name (path) : g_strdup (request_url);
 
           g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                       _("Cannot read file %s"), display);
+                       _ ("Cannot read file %s"), display);
         }
         break;
 
       case CURLE_BAD_CONTENT_ENCODING:
         g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                     _("The server sent a response that cannot be decompressed: %s"), detail);
+                     _ ("The server sent a response that cannot be decompressed: %s"), detail);
         break;
 
       case CURLE_GOT_NOTHING:
@@ -314,12 +314,12 @@ set_response_error (GError **error,
       case CURLE_HTTP2:
       case CURLE_HTTP2_STREAM:
         g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                     _("The connection broke before the whole response arrived: %s"), detail);
+                     _ ("The connection broke before the whole response arrived: %s"), detail);
         break;
 
       default:
         g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                     _("Download failed: %s"), detail);
+                     _ ("Download failed: %s"), detail);
         break;
     }
 }

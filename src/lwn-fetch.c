@@ -285,7 +285,7 @@ transfer_find_proxy (Transfer *transfer,
         g_propagate_error (error, g_steal_pointer (&local_error));
       else
         g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                     _("Cannot find out which proxy to use: %s"), reason);
+                     _ ("Cannot find out which proxy to use: %s"), reason);
       return FALSE;
     }
 
@@ -299,7 +299,7 @@ transfer_find_proxy (Transfer *transfer,
       const char *kind = scheme != NULL ? scheme : "?";
 
       g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                   _("The proxy settings name no proxy of a supported kind (%s)"), kind);
+                   _ ("The proxy settings name no proxy of a supported kind (%s)"), kind);
       return FALSE;
     }
 
@@ -394,7 +394,7 @@ check_scheme (const char *url,
   if (scheme == NULL)
     {
       g_set_error_literal (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_UNSUPPORTED_URL,
-                           _("The address is not a valid URL"));
+                           _ ("The address is not a valid URL"));
       return FALSE;
     }
 
@@ -402,7 +402,7 @@ check_scheme (const char *url,
   if (!*is_file && strcmp (scheme, "http") != 0 && strcmp (scheme, "https") != 0)
     {
       g_set_error (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_UNSUPPORTED_URL,
-                   _("Unsupported URL scheme “%s”"), scheme);
+                   _ ("Unsupported URL scheme “%s”"), scheme);
       return FALSE;
     }
 
@@ -430,7 +430,7 @@ transfer_init (Transfer *transfer,
   if (transfer->curl == NULL)
     {
       g_set_error_literal (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                           _("Cannot start a download"));
+                           _ ("Cannot start a download"));
       return FALSE;
     }
 
@@ -440,7 +440,7 @@ transfer_init (Transfer *transfer,
       || !transfer_set_proxy (transfer))
     {
       g_set_error_literal (error, LWN_FETCH_ERROR, LWN_FETCH_ERROR_FAILED,
-                           _("Cannot set up the download"));
+                           _ ("Cannot set up the download"));
       return FALSE;
     }
 

@@ -196,19 +196,19 @@ lwn_format_age (GDateTime *when,
   g_autoptr (GDateTime) local = NULL;
 
   if (minutes < 1)
-    return g_strdup (_("just now"));
+    return g_strdup (_ ("just now"));
   if (hours < 1)
     return g_strdup_printf (ngettext ("%d minute ago", "%d minutes ago", (gulong) minutes), (int) minutes);
   if (days < 1)
     return g_strdup_printf (ngettext ("%d hour ago", "%d hours ago", (gulong) hours), (int) hours);
   if (days < 2)
-    return g_strdup (_("yesterday"));
+    return g_strdup (_ ("yesterday"));
   if (days < 7)
     return g_strdup_printf (ngettext ("%d day ago", "%d days ago", (gulong) days), (int) days);
 
   local = g_date_time_to_local (when);
   /* Translators: a date, see the strftime() manual; e.g. "12 July 2023". */
-  return g_date_time_format (local, _("%-d %B %Y"));
+  return g_date_time_format (local, _ ("%-d %B %Y"));
 }
 
 /**
@@ -247,19 +247,19 @@ lwn_headline_dup_details (LwnHeadline *self,
       g_autoptr (GDateTime) free_on = date != NULL ? g_date_time_add_days (date, LWN_HEADLINE_PAYWALL_DAYS) : NULL;
 
       if (free_on == NULL)
-        g_ptr_array_add (parts, g_strdup (_("Subscribers only")));
+        g_ptr_array_add (parts, g_strdup (_ ("Subscribers only")));
       else if (g_date_time_compare (free_on, now) > 0)
         {
           g_autoptr (GDateTime) local = g_date_time_to_local (free_on);
           /* Translators: a day, see the strftime() manual; e.g. "13 July". */
-          g_autofree char *day = g_date_time_format (local, _("%-d %B"));
+          g_autofree char *day = g_date_time_format (local, _ ("%-d %B"));
 
           /* Translators: %s is a day, e.g. "13 July": LWN opens its articles to everyone a week after publication. */
-          g_ptr_array_add (parts, g_strdup_printf (_("Subscribers only — free on %s"), day));
+          g_ptr_array_add (parts, g_strdup_printf (_ ("Subscribers only — free on %s"), day));
         }
     }
 
   g_ptr_array_add (parts, NULL);
   /* Translators: the separator between the age, the author and the access of a headline. */
-  return g_strjoinv (_(" · "), (char **) parts->pdata);
+  return g_strjoinv (_ (" · "), (char **) parts->pdata);
 }

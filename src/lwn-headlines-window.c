@@ -76,7 +76,7 @@ describe_row (GtkWidget *row,
   g_autofree char *description = NULL;
 
   /* Translators: the name a screen reader gives an unread headline. */
-  name = lwn_headline_get_unread (headline) ? g_strdup_printf (_("%s, unread"), title) : g_strdup (title);
+  name = lwn_headline_get_unread (headline) ? g_strdup_printf (_ ("%s, unread"), title) : g_strdup (title);
   atk_object_set_name (accessible, name);
 
   if (*details != '\0' && *summary != '\0')
@@ -399,11 +399,11 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
 
   /* Screen readers announce these when they appear. */
   atk_object_set_role (gtk_widget_get_accessible (self->error_page), ATK_ROLE_ALERT);
-  atk_object_set_name (gtk_widget_get_accessible (self->error_page), _("Could not load headlines"));
+  atk_object_set_name (gtk_widget_get_accessible (self->error_page), _ ("Could not load headlines"));
   atk_object_set_role (gtk_widget_get_accessible (self->loading_page), ATK_ROLE_NOTIFICATION);
-  atk_object_set_name (gtk_widget_get_accessible (self->loading_page), _("Loading headlines…"));
+  atk_object_set_name (gtk_widget_get_accessible (self->loading_page), _ ("Loading headlines…"));
 
-  placeholder = gtk_label_new (_("No headlines"));
+  placeholder = gtk_label_new (_ ("No headlines"));
   gtk_style_context_add_class (gtk_widget_get_style_context (placeholder), "dim-label");
   gtk_widget_show (placeholder);
   gtk_list_box_set_placeholder (self->list_box, placeholder);

@@ -176,7 +176,7 @@ send_notification (LwnNotifier *self,
   if (self->actions && lwn_url_is_launchable (shown->url))
     {
       g_variant_builder_add (&actions, "s", "default");
-      g_variant_builder_add (&actions, "s", _("Open"));
+      g_variant_builder_add (&actions, "s", _ ("Open"));
     }
 
   g_variant_builder_init (&hints, G_VARIANT_TYPE ("a{sv}"));

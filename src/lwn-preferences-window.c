@@ -263,22 +263,22 @@ feed_url_problem (const char *text)
   const char *host;
 
   if (*text == '\0')
-    return _("Enter the address of a feed.");
+    return _ ("Enter the address of a feed.");
 
   uri = g_uri_parse (text, G_URI_FLAGS_ENCODED, NULL);
   if (uri == NULL)
-    return _("This is not a web address.");
+    return _ ("This is not a web address.");
 
   scheme = g_uri_get_scheme (uri);
   if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    return _("Only http:// and https:// addresses can be used.");
+    return _ ("Only http:// and https:// addresses can be used.");
 
   host = g_uri_get_host (uri);
   if (host == NULL || *host == '\0')
-    return _("The address has no server name.");
+    return _ ("The address has no server name.");
 
   if (!lwn_url_is_launchable (text))
-    return _("The address contains spaces or other characters that are not allowed.");
+    return _ ("The address contains spaces or other characters that are not allowed.");
   return NULL;
 }
 
@@ -611,8 +611,8 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   for (gsize i = 0; i < G_N_ELEMENTS (feeds); i++)
-    gtk_combo_box_text_append (self->feed_combo, feeds[i].url, _(feeds[i].label));
-  gtk_combo_box_text_append (self->feed_combo, CUSTOM_FEED_ID, _("Custom…"));
+    gtk_combo_box_text_append (self->feed_combo, feeds[i].url, _ (feeds[i].label));
+  gtk_combo_box_text_append (self->feed_combo, CUSTOM_FEED_ID, _ ("Custom…"));
 
   for (gsize i = 0; i < G_N_ELEMENTS (interval_choices); i++)
     {
@@ -675,7 +675,7 @@ lwn_preferences_window_set_overridden (LwnPreferencesWindow *self,
                                        const char *key,
                                        gboolean overridden)
 {
-  const char *note = overridden ? _("Set on the command line for this run") : NULL;
+  const char *note = overridden ? _ ("Set on the command line for this run") : NULL;
 
   g_return_if_fail (LWN_IS_PREFERENCES_WINDOW (self));
   g_return_if_fail (key != NULL);

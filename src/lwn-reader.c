@@ -110,7 +110,7 @@ compute_status (LwnReader *self)
 
   if (self->stopped)
     /* Translators: HTTP 410 Gone: the server says the feed was removed for good. */
-    return g_strdup (_("The feed is gone (HTTP 410); updates stopped"));
+    return g_strdup (_ ("The feed is gone (HTTP 410); updates stopped"));
 
   if (self->error != NULL)
     {
@@ -118,19 +118,19 @@ compute_status (LwnReader *self)
       g_autofree char *when = format_time (now);
 
       /* Translators: the first %s is the reason, the second the time, e.g. 14:05. */
-      return g_strdup_printf (_("Last update failed: %s (%s)"), self->error, when);
+      return g_strdup_printf (_ ("Last update failed: %s (%s)"), self->error, when);
     }
 
   if (self->save_error != NULL)
     /* Translators: %s says why the state file could not be written. */
-    return g_strdup_printf (_("Notifications paused: %s"), self->save_error);
+    return g_strdup_printf (_ ("Notifications paused: %s"), self->save_error);
 
   if (self->manual_unchanged && last_success != NULL)
     {
       g_autofree char *when = format_time (last_success);
 
       /* Translators: the answer to "Refresh now" when nothing changed; %s is a time, e.g. 14:05. */
-      return g_strdup_printf (_("Up to date — checked %s"), when);
+      return g_strdup_printf (_ ("Up to date — checked %s"), when);
     }
 
   if (last_success != NULL)
@@ -138,7 +138,7 @@ compute_status (LwnReader *self)
       g_autofree char *when = format_time (last_success);
 
       /* Translators: %s is a time, e.g. 14:05. */
-      return g_strdup_printf (_("Updated %s"), when);
+      return g_strdup_printf (_ ("Updated %s"), when);
     }
 
   return NULL;
@@ -291,7 +291,7 @@ save_failed (LwnReader *self,
   if (first)
     {
       g_warning ("Could not save what was read and announced: %s", error->message);
-      g_signal_emit (self, signals[SIGNAL_ALERT], 0, _("New headlines cannot be recorded"), error->message);
+      g_signal_emit (self, signals[SIGNAL_ALERT], 0, _ ("New headlines cannot be recorded"), error->message);
     }
   update (self);
 }

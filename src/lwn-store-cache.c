@@ -94,7 +94,7 @@ lwn_store_write_feed_cache (const char *path,
     {
       g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO,
                    /* Translators: %s is a file name. */
-                   _("Not caching the feed in “%s”: it is too large."), path);
+                   _ ("Not caching the feed in “%s”: it is too large."), path);
       return FALSE;
     }
 
@@ -132,13 +132,13 @@ read_feed_cache (const char *path,
       case LWN_STORE_READ_TOO_LARGE:
         g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT,
                      /* Translators: %s is a file name. */
-                     _("The cached feed “%s” is larger than any feed lwn-tray saves."), path);
+                     _ ("The cached feed “%s” is larger than any feed lwn-tray saves."), path);
         return NULL;
       case LWN_STORE_READ_FAILED:
       default:
         g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO,
                      /* Translators: %s are a file name and the system's reason. */
-                     _("Could not read the cached feed “%s”: %s"), path, local_error->message);
+                     _ ("Could not read the cached feed “%s”: %s"), path, local_error->message);
         return NULL;
     }
 
@@ -148,7 +148,7 @@ read_feed_cache (const char *path,
     {
       g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT,
                    /* Translators: %s is a file name. */
-                   _("The cached feed “%s” was not written by lwn-tray."), path);
+                   _ ("The cached feed “%s” was not written by lwn-tray."), path);
       return NULL;
     }
 

@@ -53,16 +53,16 @@ quarantine_state_file (LwnStore *self,
       g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT,
                    /* Translators: the first %s is a file name, the second why it
                     * is unusable, the third why it could not be renamed. */
-                   _("The state file “%s” is unusable (%s) and could not be moved aside: %s. Starting with an empty state."),
-                      self->state_path, valid_reason, g_strerror (saved_errno));
+                   _ ("The state file “%s” is unusable (%s) and could not be moved aside: %s. Starting with an empty state."),
+                   self->state_path, valid_reason, g_strerror (saved_errno));
       return FALSE;
     }
 
   g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_CORRUPT,
                /* Translators: the first %s is a file name, the second why it
                 * is unusable, the third the name it was renamed to. */
-               _("The state file “%s” is unusable (%s); it was moved to “%s”. Starting with an empty state."),
-                  self->state_path, valid_reason, target);
+               _ ("The state file “%s” is unusable (%s); it was moved to “%s”. Starting with an empty state."),
+               self->state_path, valid_reason, target);
   return FALSE;
 }
 
@@ -136,7 +136,7 @@ load_id_list (GKeyFile *key_file,
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
                    /* Translators: %s is a section name of the state file, such as “read”. */
-                   _("the list in [%s] ends in a lone backslash"), group);
+                   _ ("the list in [%s] ends in a lone backslash"), group);
       return FALSE;
     }
 
@@ -240,7 +240,7 @@ lwn_store_load (LwnStore *self,
       case LWN_STORE_READ_MISSING:
         return TRUE;
       case LWN_STORE_READ_TOO_LARGE:
-        return quarantine_state_file (self, _("it is far larger than any state lwn-tray writes"), error);
+        return quarantine_state_file (self, _ ("it is far larger than any state lwn-tray writes"), error);
       case LWN_STORE_READ_FAILED:
       default:
         return quarantine_state_file (self, local_error->message, error);
@@ -252,11 +252,11 @@ lwn_store_load (LwnStore *self,
 
   version = g_key_file_get_integer (key_file, GROUP_STATE, "version", &local_error);
   if (local_error != NULL)
-    return quarantine_state_file (self, _("it has no valid version number"), error);
+    return quarantine_state_file (self, _ ("it has no valid version number"), error);
   if (version != STATE_VERSION)
     {
       /* Translators: %d is a file format version number. */
-      g_autofree char *reason = g_strdup_printf (_("its version %d is not supported"), version);
+      g_autofree char *reason = g_strdup_printf (_ ("its version %d is not supported"), version);
 
       return quarantine_state_file (self, reason, error);
     }

@@ -205,7 +205,7 @@ lwn_store_write_atomically (const char *path,
 
   g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO,
                /* Translators: %s are a file name and the system's reason. */
-               _("Could not save “%s”: %s"), path, reason);
+               _ ("Could not save “%s”: %s"), path, reason);
   return FALSE;
 }
 

@@ -200,18 +200,18 @@ build_menu (LwnTray *self)
   gtk_widget_set_sensitive (self->status_item, FALSE);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->status_item);
 
-  append_command (self, _("Show _Headlines…"), "show-headlines");
-  self->refresh_item = append_command (self, _("_Refresh now"), "refresh");
-  self->mark_read_item = append_command (self, _("_Mark all as read"), "mark-all-read");
-  self->site_item = append_command (self, _("_Open LWN.net"), "open-site");
-  append_command (self, _("_Preferences…"), "preferences");
+  append_command (self, _ ("Show _Headlines…"), "show-headlines");
+  self->refresh_item = append_command (self, _ ("_Refresh now"), "refresh");
+  self->mark_read_item = append_command (self, _ ("_Mark all as read"), "mark-all-read");
+  self->site_item = append_command (self, _ ("_Open LWN.net"), "open-site");
+  append_command (self, _ ("_Preferences…"), "preferences");
 
-  self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_("_Start at login"));
+  self->autostart_item = gtk_check_menu_item_new_with_mnemonic (_ ("_Start at login"));
   self->autostart_handler_id = g_signal_connect (self->autostart_item, "toggled", G_CALLBACK (autostart_toggled_cb), self);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->autostart_item);
 
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
-  append_command (self, _("_Quit"), "quit");
+  append_command (self, _ ("_Quit"), "quit");
   gtk_widget_show_all (GTK_WIDGET (self->menu));
   gtk_widget_hide (self->status_item);
 }
@@ -226,9 +226,9 @@ create_indicator (LwnTray *self)
   self->indicator = app_indicator_new ("lwn-tray", APP_ID, APP_INDICATOR_CATEGORY_APPLICATION_STATUS);
   if (self->icon_theme_path != NULL)
     app_indicator_set_icon_theme_path (self->indicator, self->icon_theme_path);
-  app_indicator_set_icon_full (self->indicator, APP_ID, _("LWN.net headlines"));
-  app_indicator_set_attention_icon_full (self->indicator, APP_ID "-unread", _("Unread LWN.net headlines"));
-  app_indicator_set_title (self->indicator, _("LWN.net headlines"));
+  app_indicator_set_icon_full (self->indicator, APP_ID, _ ("LWN.net headlines"));
+  app_indicator_set_attention_icon_full (self->indicator, APP_ID "-unread", _ ("Unread LWN.net headlines"));
+  app_indicator_set_title (self->indicator, _ ("LWN.net headlines"));
   g_signal_connect (self->indicator, APP_INDICATOR_SIGNAL_CONNECTION_CHANGED,
                     G_CALLBACK (indicator_connection_changed_cb), self);
 
@@ -270,7 +270,7 @@ set_unread_count (LwnTray *self,
    * icon itself changes too. */
   if (g_strcmp0 (app_indicator_get_icon (self->indicator), icon) != 0)
     app_indicator_set_icon_full (self->indicator, icon,
-                                 n_unread > 0 ? _("Unread LWN.net headlines") : _("LWN.net headlines"));
+                                 n_unread > 0 ? _ ("Unread LWN.net headlines") : _ ("LWN.net headlines"));
   if (g_strcmp0 (app_indicator_get_label (self->indicator), label) != 0)
     app_indicator_set_label (self->indicator, label, "99");
 }
@@ -349,7 +349,7 @@ show_headlines (LwnTray *self)
 
   if (n == 0)
     {
-      show_message (self, _("No headlines"));
+      show_message (self, _ ("No headlines"));
       return;
     }
 
@@ -399,12 +399,12 @@ show_site (LwnTray *self)
   g_autofree char *label = NULL;
 
   if (g_strcmp0 (name, "LWN.net") == 0)
-    label = g_strdup (_("_Open LWN.net"));
+    label = g_strdup (_ ("_Open LWN.net"));
   else
     {
       g_autofree char *escaped = literal_label ("", name, 40);
       /* Translators: %s is the name of the site the feed comes from. */
-      label = g_strdup_printf (_("Open %s"), escaped);
+      label = g_strdup_printf (_ ("Open %s"), escaped);
     }
 
   item_set_label (self->site_item, label);
@@ -426,15 +426,15 @@ update_cb (gpointer user_data)
   else if (state == LWN_READER_STATE_FAILED)
     {
       /* Translators: %s is the reason, e.g. "HTTP status 404". */
-      g_autofree char *message = g_strdup_printf (_("Could not load headlines: %s"),
-                                                     lwn_reader_get_error (self->reader));
+      g_autofree char *message = g_strdup_printf (_ ("Could not load headlines: %s"),
+                                                  lwn_reader_get_error (self->reader));
 
       show_message (self, message);
     }
   else
-    show_message (self, _("Loading headlines…"));
+    show_message (self, _ ("Loading headlines…"));
 
-  item_set_label (self->refresh_item, state == LWN_READER_STATE_FAILED ? _("_Retry") : _("_Refresh now"));
+  item_set_label (self->refresh_item, state == LWN_READER_STATE_FAILED ? _ ("_Retry") : _ ("_Refresh now"));
   status_label = literal_label ("", status != NULL ? status : "", 2 * LWN_TRAY_LABEL_CHARS);
   item_set_label (self->status_item, status_label);
   item_set_visible (self->status_item, state == LWN_READER_STATE_READY && status != NULL);

@@ -29,12 +29,12 @@ main (int argc,
 
   if (curl_global_init (CURL_GLOBAL_DEFAULT) != CURLE_OK)
     {
-      g_printerr ("lwn-tray: %s\n", _("could not initialise libcurl"));
+      g_printerr ("lwn-tray: %s\n", _ ("could not initialise libcurl"));
       return 1;
     }
   xmlInitParser ();
 
-  g_set_application_name (_("LWN.net headlines"));
+  g_set_application_name (_ ("LWN.net headlines"));
   application = lwn_application_new ();
   status = g_application_run (G_APPLICATION (application), argc, argv);
   g_clear_object (&application);
