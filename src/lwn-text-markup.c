@@ -344,7 +344,6 @@ open_wanted_styles (Builder *builder)
         g_string_append_printf (builder->out, "<%s>", style_tags[style]);
       builder->open[builder->n_open++] = style;
     }
-  builder->styles_changed = FALSE;
 }
 
 static void
@@ -397,8 +396,12 @@ start_char (Builder *builder)
     }
   builder->pending_space = 0;
 
-  if (builder->markup && builder->styles_changed)
-    open_wanted_styles (builder);
+  if (builder->styles_changed)
+    {
+      if (builder->markup)
+        open_wanted_styles (builder);
+      builder->styles_changed = FALSE;
+    }
   g_string_append_len (builder->out, builder->pending_pre_space->str, builder->pending_pre_space->len);
   g_string_truncate (builder->pending_pre_space, 0);
 }
