@@ -223,8 +223,12 @@ typedef struct
   gboolean at_line_start;
   BreakLevel pending_break;
   gunichar pending_space;
+  /* Preformatted white space, written only if something follows on its line. */
+  GString *pending_pre_space;
 
   guint style_depth[N_STYLES];
+  /* Whether the open tags may differ from the wanted styles. */
+  gboolean styles_changed;
   char *link_href;
   guint link_serial;
   /* The tags now open in out, outermost first, and which link is open. */
@@ -240,8 +244,17 @@ typedef struct
 } Builder;
 
 static gboolean
+is_control (gunichar c)
+{
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F);
+}
+
+static gboolean
 is_space (gunichar c)
 {
+  if (c < 0x80)
+    return c == ' ' || (c >= '\t' && c <= '\r');
+
   /* U+00A0 is what "&nbsp;" decodes to; GLib counts it as a space
    * separator, but say so rather than rely on it. */
   return c == NO_BREAK_SPACE || g_unichar_isspace (c);
@@ -277,6 +290,8 @@ static void
 close_styles_from (Builder *builder,
                    guint index)
 {
+  if (builder->n_open > index)
+    builder->styles_changed = TRUE;
   while (builder->n_open > index)
     {
       Style style = builder->open[--builder->n_open];
@@ -354,7 +369,8 @@ append_prefix (Builder *builder)
 
 /* Writes what is due before the next visible character: the pending line
  * breaks (never before the first character: no leading blank lines), the
- * start of the line or a space, and the tags of the current styles. */
+ * start of the line or a space, the tags of the current styles, and the
+ * preformatted white space before the character. */
 static void
 start_char (Builder *builder)
 {
@@ -374,14 +390,20 @@ start_char (Builder *builder)
     }
   else if (builder->pending_space != 0)
     {
-      if (builder->markup)
+      if (builder->markup && builder->styles_changed)
         close_unwanted_styles (builder);
       g_string_append_unichar (builder->out, builder->pending_space);
     }
   builder->pending_space = 0;
 
-  if (builder->markup)
-    open_wanted_styles (builder);
+  if (builder->styles_changed)
+    {
+      if (builder->markup)
+        open_wanted_styles (builder);
+      builder->styles_changed = FALSE;
+    }
+  g_string_append_len (builder->out, builder->pending_pre_space->str, builder->pending_pre_space->len);
+  g_string_truncate (builder->pending_pre_space, 0);
 }
 
 static void
@@ -391,9 +413,13 @@ put_char (Builder *builder,
   if (builder->full)
     return;
 
-  start_char (builder);
-  if (!builder->markup)
+  if (builder->pending_break != BREAK_NONE || builder->at_line_start || builder->pending_space != 0 || builder->styles_changed || builder->pending_pre_space->len > 0)
+    start_char (builder);
+
+  if (c >= 0x80)
     g_string_append_unichar (builder->out, c);
+  else if (!builder->markup)
+    g_string_append_c (builder->out, (char) c);
   else if (c == '<')
     g_string_append (builder->out, "&lt;");
   else if (c == '>')
@@ -405,7 +431,7 @@ put_char (Builder *builder,
   else if (c == '"')
     g_string_append (builder->out, "&quot;");
   else
-    g_string_append_unichar (builder->out, c);
+    g_string_append_c (builder->out, (char) c);
 
   builder->has_content = TRUE;
   if (++builder->n_chars >= builder->max_chars)
@@ -417,6 +443,7 @@ add_break (Builder *builder,
            BreakLevel level)
 {
   builder->pending_break = MAX (builder->pending_break, level);
+  g_string_truncate (builder->pending_pre_space, 0);
 }
 
 /* A <br> or a newline in preformatted text: a second one in a row leaves a
@@ -425,6 +452,7 @@ static void
 add_forced_break (Builder *builder)
 {
   builder->pending_break = MIN (builder->pending_break + 1, BREAK_PARAGRAPH);
+  g_string_truncate (builder->pending_pre_space, 0);
 }
 
 static void
@@ -447,7 +475,9 @@ add_preformatted_char (Builder *builder,
     add_forced_break (builder);
   else if (!builder->markup && is_space (c))
     add_space (builder, c);
-  else if (c == '\t' || !g_unichar_iscntrl (c))
+  else if (c == '\t' || (is_space (c) && !is_control (c)))
+    g_string_append_unichar (builder->pending_pre_space, c);
+  else if (!is_control (c))
     put_char (builder, c);
 }
 
@@ -462,15 +492,23 @@ add_text (Builder *builder,
   if (!g_utf8_validate (text, -1, NULL))
     text = valid = g_utf8_make_valid (text, -1);
 
-  for (const char *p = text; *p != '\0' && !builder->full; p = g_utf8_next_char (p))
+  for (const char *p = text; *p != '\0' && !builder->full;)
     {
-      gunichar c = g_utf8_get_char (p);
+      gunichar c = (guchar) *p;
+
+      if (c < 0x80)
+        p++;
+      else
+        {
+          c = g_utf8_get_char (p);
+          p = g_utf8_next_char (p);
+        }
 
       if (builder->pre_depth > 0)
         add_preformatted_char (builder, c);
       else if (is_space (c))
         add_space (builder, c);
-      else if (!g_unichar_iscntrl (c))
+      else if (!is_control (c))
         put_char (builder, c);
     }
 }
@@ -497,6 +535,7 @@ enter_link (Builder *builder,
 
   builder->link_href = g_markup_escape_text (url, -1);
   builder->link_serial++;
+  builder->styles_changed = TRUE;
   return TRUE;
 }
 
@@ -510,9 +549,11 @@ push_list (Builder *builder,
 
   if (start != NULL)
     {
-      gint64 number = g_ascii_strtoll ((const char *) start, NULL, 10);
+      char *end = NULL;
+      gint64 number = g_ascii_strtoll ((const char *) start, &end, 10);
 
-      list.next_number = CLAMP (number, -999999999, 999999999);
+      if (end != (char *) start)
+        list.next_number = CLAMP (number, -999999999, 999999999);
       xmlFree (start);
     }
 
@@ -605,6 +646,8 @@ enter_element (Builder *builder,
       if (rule->styles & BIT (i))
         builder->style_depth[i]++;
     }
+  if (rule->styles != 0)
+    builder->styles_changed = TRUE;
 
   switch ((Role) rule->role)
     {
@@ -660,7 +703,10 @@ leave_element (Builder *builder)
         break;
       case ROLE_LINK:
         if (frame.owns_link)
-          g_clear_pointer (&builder->link_href, g_free);
+          {
+            g_clear_pointer (&builder->link_href, g_free);
+            builder->styles_changed = TRUE;
+          }
         break;
       case ROLE_LIST:
       case ROLE_ORDERED_LIST:
@@ -685,6 +731,8 @@ leave_element (Builder *builder)
       if (rule->styles & BIT (i))
         builder->style_depth[i]--;
     }
+  if (rule->styles != 0)
+    builder->styles_changed = TRUE;
   add_flow (builder, rule);
 }
 
@@ -933,15 +981,17 @@ prepare_html (const char *html,
   clean = g_string_sized_new (strlen (valid));
   for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
     {
-      gunichar c = g_utf8_get_char (p);
+      guchar byte = *p;
 
-      if (c == '\r')
+      if (byte == '\r')
         {
           if (p[1] != '\n')
             g_string_append_c (clean, '\n');
         }
-      else if (c == '\t' || c == '\n' || !g_unichar_iscntrl (c))
-        g_string_append_unichar (clean, c);
+      else if (byte == '\t' || byte == '\n' || (byte >= 0x20 && byte < 0x7F))
+        g_string_append_c (clean, (char) byte);
+      else if (byte >= 0x80 && !is_control (g_utf8_get_char (p)))
+        g_string_append_len (clean, p, g_utf8_next_char (p) - p);
     }
 
   out = g_string_sized_new (clean->len);
@@ -1032,6 +1082,8 @@ lwn_text_render_html (const char *html,
   builder.base_url = base_url;
   builder.max_chars = max_chars;
   builder.at_line_start = TRUE;
+  builder.styles_changed = TRUE;
+  builder.pending_pre_space = g_string_new (NULL);
   builder.frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   builder.contexts = g_array_new (FALSE, FALSE, sizeof (Context));
   builder.lists = g_array_new (FALSE, FALSE, sizeof (List));
@@ -1041,6 +1093,7 @@ lwn_text_render_html (const char *html,
   *truncated = *truncated || builder.full;
 
   g_free (builder.link_href);
+  g_string_free (builder.pending_pre_space, TRUE);
   g_array_unref (builder.frames);
   g_array_unref (builder.contexts);
   g_array_unref (builder.lists);

@@ -232,9 +232,12 @@ static const MarkupCase markup_html_cases[] = {
   { "style/space-outside", "a<b> b </b>c", NULL, "a <b>b</b> c" },
   { "pre/spaces", "<pre>  int x;\n    return  x;</pre>after", NULL, "<tt>  int x;</tt>\n<tt>    return  x;</tt>\n\nafter" },
   { "pre/blank-lines", "<pre>a\n\n\n\nb</pre>", NULL, "<tt>a</tt>\n\n<tt>b</tt>" },
+  { "pre/white-space-lines", "<p>a</p><pre>  \n\t\nx  \n   </pre><p>b</p>", NULL, "a\n\n<tt>x</tt>\n\nb" },
+  { "pre/in-list", "<ul><li><pre>a\n b</pre></li></ul>", NULL, BULLET "<tt>a</tt>\n" INDENT "<tt> b</tt>" },
   { "list/bullets", "Items:<ul><li>first</li><li>second</li></ul>done", NULL, "Items:\n\n" BULLET "first\n" BULLET "second\n\ndone" },
   { "list/ordered", "<ol><li>one</li><li>two</li></ol>", NULL, "1. one\n2. two" },
   { "list/start", "<ol start=\"9\"><li>nine</li><li>ten</li></ol>", NULL, "9. nine\n10. ten" },
+  { "list/bad-start", "<ol start=\"x\"><li>one</li></ol><ol start=\"-99999999999\"><li>low</li></ol>", NULL, "1. one\n\n-999999999. low" },
   { "list/nested", "<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>", NULL, BULLET "a\n" INDENT BULLET_2 "b\n" BULLET "c" },
   { "list/paragraphs", "<ul><li><p>a</p><p>more</p></li></ul>", NULL, BULLET "a\n\n" INDENT "more" },
   { "list/empty-item", "<ul><li></li><li>x</li></ul>", NULL, BULLET "x" },
@@ -445,8 +448,9 @@ test_null_input (void)
 
 static const char *const ellipsize_samples[] = {
   "The quick brown fox jumps over the lazy dog",
-  "caf\xc3\xa9 cr\xc3\xa8me br\xc3\xbbl\xc3\xa9"
-  "e \xe2\x80\x94 d\xc3\xa9j\xc3\xa0 vu",
+  /* Split so that the "e" is not read as part of the escape before it. */
+  ("caf\xc3\xa9 cr\xc3\xa8me br\xc3\xbbl\xc3\xa9"
+   "e \xe2\x80\x94 d\xc3\xa9j\xc3\xa0 vu"),
   "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe3\x83\x86\xe3\x82\xad\xe3\x82\xb9\xe3\x83\x88 \xe3\x81\xa7\xe3\x81\x99",
   "emoji \xf0\x9f\x98\x80\xf0\x9f\x90\xa7 penguin \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7 family",
   "e\xcc\x81t\xc3\xa9, \xc3\xa0 l'h\xc3\xb4tel; fin: ok.",
@@ -599,20 +603,14 @@ test_markup_from_html_deep (gconstpointer data)
 {
   const char *open_tag = data;
   g_autofree char *html = nested_html (open_tag, 100000);
-  g_autofree char *markup = NULL;
-  double elapsed;
+  g_autofree char *markup = lwn_text_markup_from_html (html, NULL);
 
-  g_test_summary ("100,000 nested elements cost no crash and little time, and give markup a label "
-                  "accepts, starting with the text before them.");
-
-  g_test_timer_start ();
-  markup = lwn_text_markup_from_html (html, NULL);
-  elapsed = g_test_timer_elapsed ();
+  g_test_summary ("100,000 nested elements, which libxml2 stops parsing at depth 256, cost no "
+                  "crash and give markup a label accepts, starting with the text before them.");
 
   assert_label_markup (markup);
   g_assert_true (g_str_has_prefix (markup, "before"));
   g_assert_cmpuint (strlen (markup), <, 64 * 1024);
-  g_assert_cmpfloat (elapsed, <, 5.0);
 }
 
 static void
@@ -650,6 +648,7 @@ test_markup_from_html_fixture (gconstpointer data)
   g_autofree char *contents = NULL;
   gsize length = 0;
   g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) body = NULL;
   g_autoptr (LwnFeed) feed = NULL;
   guint n_items;
   guint n_links = 0;
@@ -660,7 +659,8 @@ test_markup_from_html_fixture (gconstpointer data)
 
   g_file_get_contents (path, &contents, &length, &error);
   g_assert_no_error (error);
-  feed = lwn_feed_parse (g_bytes_new_take (g_steal_pointer (&contents), length), "application/rss+xml", LWN_BASE, &error);
+  body = g_bytes_new_take (g_steal_pointer (&contents), length);
+  feed = lwn_feed_parse (body, "application/rss+xml", LWN_BASE, &error);
   g_assert_no_error (error);
   n_items = lwn_feed_get_n_items (feed);
   g_assert_cmpuint (n_items, >, 0);
