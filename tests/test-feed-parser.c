@@ -280,6 +280,180 @@ static const FeedCase feed_cases[] = {
     "Café crème", "https://latin.example.org/", 0, NULL, 1, ITEMS (latin1_items) },
 };
 
+/* Breadth: Atom 0.3, Dublin Core fallbacks, author forms, forgiving
+ * structure, internal entities. Files under data/breadth/. */
+static const ItemCase atom03_basic_items[] = {
+  /* The text/html alternate among other links; issued beats modified and
+   * created; a summary with no type is plain text. */
+  { 0, "tag:atom03.example.org,2004:1", "First entry", "http://atom03.example.org/2004/01/first",
+    "http://atom03.example.org/2004/01/first", "Mark", "2004-01-04T18:30:02-05:00", "A plain &lt;summary&gt;", FALSE },
+};
+
+static const ItemCase atom03_modified_items[] = {
+  { 0, "tag:atom03.example.org,2004:modified", "Only modified", NULL, NULL, NULL, "2004-02-01T08:00:00+01:00", NULL, FALSE },
+};
+
+static const ItemCase atom03_created_items[] = {
+  { 0, "tag:atom03.example.org,2004:created", "Only created", NULL, NULL, NULL, "2004-03-01T08:00:00Z", NULL, FALSE },
+};
+
+static const ItemCase atom03_escaped_items[] = {
+  { 0, "tag:atom03.example.org,2004:escaped", "Escaped", NULL, NULL, NULL, NULL, "<p>Escaped &amp; ready</p>", FALSE },
+};
+
+static const ItemCase atom03_base64_items[] = {
+  { 0, "tag:atom03.example.org,2004:base64", "Base64", NULL, NULL, NULL, NULL, "<p>Encoded &amp; decoded</p>", FALSE },
+};
+
+static const ItemCase atom03_xml_items[] = {
+  { 0, "tag:atom03.example.org,2004:xml", "Inline XHTML", NULL, NULL, NULL, NULL, "<p>Inline <b>markup</b></p>", FALSE },
+};
+
+static const ItemCase atom03_summary_items[] = {
+  { 0, "tag:atom03.example.org,2004:summary", "Bold title", NULL, NULL, NULL, NULL, "<i>Escaped</i> summary", FALSE },
+};
+
+static const ItemCase atom03_title64_items[] = {
+  { 0, "tag:atom03.example.org,2004:title64", "Encoded <title>", NULL, NULL, NULL, NULL, NULL, FALSE },
+};
+
+/* An author with only an address is named by it, before the feed's author. */
+static const ItemCase atom03_email_items[] = {
+  { 0, "tag:atom03.example.org,2004:email", "Email only", NULL, NULL, "me@example.org", NULL, NULL, FALSE },
+};
+
+static const ItemCase atom03_relative_items[] = {
+  { 0, "tag:atom03.example.org,2004:relative", "Relative link", "http://atom03.example.org/blog/2004/entry.html",
+    "http://atom03.example.org/blog/2004/entry.html", NULL, NULL, NULL, FALSE },
+};
+
+static const ItemCase atom03_dc_items[] = {
+  { 0, "tag:dc.example.org,2004:atom03", "Atom 0.3 dc:title", NULL, NULL, "Atom 0.3 Creator", "2004-08-01T09:00:00Z", NULL, FALSE },
+};
+
+static const ItemCase rss2_dc_items[] = {
+  { 0, "http://dc.example.org/1", "Title from dc:title", "http://dc.example.org/1", "http://dc.example.org/1",
+    "Author from dc:author", "2004-05-01T10:00:00Z", "Summary from dc:description", FALSE },
+  /* The format's own elements win over Dublin Core's. */
+  { 1, "http://dc.example.org/2", "Own title wins", "http://dc.example.org/2", "http://dc.example.org/2",
+    "Contributor only", "2004-05-02T10:00:00Z", "Own description wins", FALSE },
+  { 2, "http://dc.example.org/3", "Created date", "http://dc.example.org/3", "http://dc.example.org/3",
+    "RSS Author", "2004-05-03T10:00:00Z", NULL, FALSE },
+  { 3, "http://dc.example.org/4", "pubDate beats dcterms", "http://dc.example.org/4", "http://dc.example.org/4",
+    NULL, "2004-05-04T10:00:00Z", NULL, FALSE },
+};
+
+static const ItemCase rss1_dc_items[] = {
+  { 0, "http://rdf.example.org/1", "RDF item title", "http://rdf.example.org/1", "http://rdf.example.org/1",
+    "RDF Contributor", "2004-06-01T12:00:00+02:00", "RDF description", FALSE },
+};
+
+static const ItemCase atom10_dc_items[] = {
+  { 0, "tag:dc.example.org,2004:atom1", "Entry title from dc:title", "http://dc.example.org/atom/1",
+    "http://dc.example.org/atom/1", "Atom Creator", "2004-07-01T09:00:00Z", "Atom dc:description", FALSE },
+  { 1, "tag:dc.example.org,2004:atom2", "dcterms:created", NULL, NULL, NULL, "2004-07-02T09:00:00Z", NULL, FALSE },
+};
+
+static const ItemCase rss2_author_items[] = {
+  { 0, "http://au.example.org/1", "a", "http://au.example.org/1", "http://au.example.org/1", "Example editor", NULL, NULL, FALSE },
+  { 1, "http://au.example.org/2", "b", "http://au.example.org/2", "http://au.example.org/2", "Example editor", NULL, NULL, FALSE },
+  { 2, "http://au.example.org/3", "c", "http://au.example.org/3", "http://au.example.org/3", "Creator Name", NULL, NULL, FALSE },
+  { 3, "http://au.example.org/4", "d", "http://au.example.org/4", "http://au.example.org/4", "Creator Name", NULL, NULL, FALSE },
+  { 4, "http://au.example.org/5", "e", "http://au.example.org/5", "http://au.example.org/5", "me@example.com", NULL, NULL, FALSE },
+  { 5, "http://au.example.org/6", "f", "http://au.example.org/6", "http://au.example.org/6", "Plain Name", NULL, NULL, FALSE },
+  { 6, "http://au.example.org/7", "g", "http://au.example.org/7", "http://au.example.org/7", "me@example.com", NULL, NULL, FALSE },
+  { 7, "http://au.example.org/8", "h", "http://au.example.org/8", "http://au.example.org/8", "Quoted Name", NULL, NULL, FALSE },
+};
+
+static const ItemCase rss_no_channel_items[] = {
+  { 0, "nochannel-1", "An item without a channel", "http://nochannel.example.org/1", "http://nochannel.example.org/1",
+    NULL, "2004-05-05T10:00:00Z", NULL, FALSE },
+  { 1, "http://nochannel.example.org/2", "Second", "http://nochannel.example.org/2", "http://nochannel.example.org/2",
+    NULL, NULL, NULL, FALSE },
+};
+
+static const ItemCase atom10_empty_type_items[] = {
+  { 0, "tag:types.example.org,2004:1", "Empty <type> title", NULL, NULL, NULL, NULL, "Empty &lt;type&gt; summary", FALSE },
+};
+
+static const ItemCase rss2_xml_base_items[] = {
+  { 0, "http://links.example.org/dir/page.html", "Base on the link element", "http://links.example.org/dir/page.html",
+    "http://links.example.org/dir/page.html", NULL, NULL, NULL, FALSE },
+  { 1, "http://base.example.org/root/channel/item.html", "Base on the channel",
+    "http://base.example.org/root/channel/item.html", "http://base.example.org/root/channel/item.html", NULL, NULL, NULL, FALSE },
+  { 2, "g/1", "Base on the guid", "http://guids.example.org/g/1", "http://guids.example.org/g/1", NULL, NULL, NULL, FALSE },
+};
+
+static const ItemCase rss2_userland_items[] = {
+  { 0, "http://userland.example.org/1", "Namespaced item", "http://userland.example.org/1", "http://userland.example.org/1",
+    NULL, "2004-05-06T10:00:00Z", "In the RSS 2.0 namespace", FALSE },
+};
+
+static const ItemCase rss2_entity_items[] = {
+  { 0, "tag:example.com,2004:1", "Entity in the guid", "http://entities.example.org/2004/one",
+    "http://entities.example.org/2004/one", NULL, NULL, NULL, FALSE },
+  { 1, "C:\\data\\1\\new", "Backslashes kept, 2004", NULL, NULL, NULL, NULL, "Some bold text here", FALSE },
+};
+
+static const ItemCase atom10_entity_items[] = {
+  { 0, "http://atom-entities.example.org/entries/1", "Entity in an attribute", "http://atom-entities.example.org/entries/1.html",
+    "http://atom-entities.example.org/entries/1.html", NULL, NULL, NULL, FALSE },
+};
+
+static const ItemCase rss2_content_items[] = {
+  { 0, "http://content.example.org/1", "xhtml:body", "http://content.example.org/1", "http://content.example.org/1",
+    NULL, NULL, "<p>Example <b>content</b></p>", FALSE },
+  { 1, "http://content.example.org/2", "fullitem", "http://content.example.org/2", "http://content.example.org/2",
+    NULL, NULL, "<p>Full item</p>", FALSE },
+};
+
+static const FeedCase breadth_cases[] = {
+  { "/feed-parser/atom03/basic", "breadth/atom03-basic.xml", NULL, NULL,
+    "Atom 0.3 Example", "http://atom03.example.org/", 0, NULL, 1, ITEMS (atom03_basic_items) },
+  { "/feed-parser/atom03/modified", "breadth/atom03-modified.xml", NULL, NULL,
+    "Dates", NULL, 0, NULL, 1, ITEMS (atom03_modified_items) },
+  { "/feed-parser/atom03/created", "breadth/atom03-created.xml", NULL, NULL,
+    "Dates", NULL, 0, NULL, 1, ITEMS (atom03_created_items) },
+  { "/feed-parser/atom03/content-escaped", "breadth/atom03-content-escaped.xml", NULL, NULL,
+    "Content", NULL, 0, NULL, 1, ITEMS (atom03_escaped_items) },
+  { "/feed-parser/atom03/content-base64", "breadth/atom03-content-base64.xml", NULL, NULL,
+    "Content", NULL, 0, NULL, 1, ITEMS (atom03_base64_items) },
+  { "/feed-parser/atom03/content-xml", "breadth/atom03-content-xml.xml", NULL, NULL,
+    "Content", NULL, 0, NULL, 1, ITEMS (atom03_xml_items) },
+  { "/feed-parser/atom03/summary-escaped", "breadth/atom03-summary-escaped.xml", NULL, NULL,
+    "Summary", NULL, 0, NULL, 1, ITEMS (atom03_summary_items) },
+  { "/feed-parser/atom03/title-base64", "breadth/atom03-title-base64.xml", NULL, NULL,
+    "Encoded feed title", NULL, 0, NULL, 1, ITEMS (atom03_title64_items) },
+  { "/feed-parser/atom03/author-email", "breadth/atom03-author-email.xml", NULL, NULL,
+    "People", NULL, 0, NULL, 1, ITEMS (atom03_email_items) },
+  { "/feed-parser/atom03/relative", "breadth/atom03-relative.xml", NULL, NULL,
+    "Relative", "http://atom03.example.org/blog/", 0, NULL, 1, ITEMS (atom03_relative_items) },
+  { "/feed-parser/dc/atom03", "breadth/atom03-dc-fallbacks.xml", NULL, NULL,
+    "Atom 0.3 with Dublin Core", NULL, 0, NULL, 1, ITEMS (atom03_dc_items) },
+  { "/feed-parser/dc/rss2", "breadth/rss2-dc-fallbacks.xml", NULL, NULL,
+    "Dublin Core channel", "http://dc.example.org/", 0, NULL, 4, ITEMS (rss2_dc_items) },
+  { "/feed-parser/dc/rss1", "breadth/rss1-dcterms.rdf", NULL, NULL,
+    "RDF with Dublin Core", "http://rdf.example.org/", 0, NULL, 1, ITEMS (rss1_dc_items) },
+  { "/feed-parser/dc/atom10", "breadth/atom10-dc-fallbacks.xml", NULL, NULL,
+    "Atom with Dublin Core", NULL, 0, NULL, 2, ITEMS (atom10_dc_items) },
+  { "/feed-parser/authors/rss2", "breadth/rss2-authors.xml", NULL, NULL,
+    "Authors", NULL, 0, NULL, 8, ITEMS (rss2_author_items) },
+  { "/feed-parser/forgiving/rss-without-channel", "breadth/rss-no-channel.xml", NULL, "http://nochannel.example.org/feed.xml",
+    "nochannel.example.org", NULL, 0, NULL, 2, ITEMS (rss_no_channel_items) },
+  { "/feed-parser/forgiving/empty-type", "breadth/atom10-empty-type.xml", NULL, NULL,
+    "Empty type feed", NULL, 0, NULL, 1, ITEMS (atom10_empty_type_items) },
+  { "/feed-parser/forgiving/xml-base", "breadth/rss2-xml-base.xml", NULL, NULL,
+    "xml:base everywhere", "http://site.example.org/home/", 0, NULL, 3, ITEMS (rss2_xml_base_items) },
+  { "/feed-parser/forgiving/rss2-namespace", "breadth/rss2-userland-ns.xml", NULL, NULL,
+    "Userland namespace", "http://userland.example.org/", 0, NULL, 1, ITEMS (rss2_userland_items) },
+  { "/feed-parser/forgiving/content-fallbacks", "breadth/rss2-content-fallbacks.xml", NULL, NULL,
+    "Content fallbacks", NULL, 0, NULL, 2, ITEMS (rss2_content_items) },
+  { "/feed-parser/entities/rss2", "breadth/rss2-entities.xml", NULL, NULL,
+    "Entities & more", "http://entities.example.org/", 0, NULL, 2, ITEMS (rss2_entity_items) },
+  { "/feed-parser/entities/atom-attributes", "breadth/atom10-entities.xml", NULL, NULL,
+    "Atom entities", NULL, 0, NULL, 1, ITEMS (atom10_entity_items) },
+};
+
 static void
 test_feed (gconstpointer data)
 {
@@ -903,6 +1077,22 @@ test_threads (void)
     g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (threads[i])), ==, 0);
 }
 
+/* The description is HTML to be converted later; what the document escaped
+ * must reach that step whole, even where it is not valid HTML. */
+static void
+test_escaped_summary (void)
+{
+  g_autoptr (GBytes) body = load_fixture ("breadth/rss2-escaped-summary.xml");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFeed) feed = NULL;
+
+  g_test_summary ("An escaped description reaches the item character for character");
+
+  feed = lwn_feed_parse (body, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lwn_feed_item_get_description (lwn_feed_get_item (feed, 0)), ==, "<!' <a href=\"foo\">");
+}
+
 int
 main (int argc,
       char **argv)
@@ -911,6 +1101,9 @@ main (int argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (feed_cases); i++)
     g_test_add_data_func (feed_cases[i].path, &feed_cases[i], test_feed);
+  for (guint i = 0; i < G_N_ELEMENTS (breadth_cases); i++)
+    g_test_add_data_func (breadth_cases[i].path, &breadth_cases[i], test_feed);
+  g_test_add_func ("/feed-parser/summary/escaped-markup-kept", test_escaped_summary);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     g_test_add_data_func (bad_cases[i].path, &bad_cases[i], test_bad);
   for (guint i = 0; i < G_N_ELEMENTS (refresh_cases); i++)
