@@ -51,20 +51,34 @@ lwn_parse_error_dup_quoted (const char *text)
 }
 
 /**
- * lwn_parse_error_set_xml:
- * @error: return location for a #GError
- * @code: libxml2's error code
- * @line: the line it reported, or 0
- * @message: libxml2's message
+ * lwn_parse_error_keep_first:
+ * @data: an #xmlError, zeroed before the parse and reset with
+ *   xmlResetError() after it
+ * @error: an error libxml2 reports
  *
- * Sets @error to %LWN_PARSE_ERROR_ENCODING or %LWN_PARSE_ERROR_MALFORMED,
- * with the line and libxml2's message quoted.
+ * A structured error handler that keeps the first error, or the first
+ * fatal one when recoverable errors came before it: that is where the
+ * document went wrong.
  */
 void
-lwn_parse_error_set_xml (GError **error,
-                         int code,
-                         int line,
-                         const char *message)
+lwn_parse_error_keep_first (void *data,
+                            xmlError *error)
+{
+  xmlError *first = data;
+
+  if (error == NULL || error->level < XML_ERR_ERROR)
+    return;
+  if (first->level != XML_ERR_NONE && (first->level == XML_ERR_FATAL || error->level != XML_ERR_FATAL))
+    return;
+  xmlResetError (first);
+  xmlCopyError (error, first);
+}
+
+static void
+set_message (GError **error,
+             int code,
+             int line,
+             const char *message)
 {
   g_autofree char *quoted = lwn_parse_error_dup_quoted (message);
   /* libxml2 2.9 reports undecodable input as XML_ERR_INVALID_CHAR, the code
@@ -86,4 +100,26 @@ lwn_parse_error_set_xml (GError **error,
   else
     g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
                  _("XML error: %s"), quoted);
+}
+
+/**
+ * lwn_parse_error_set_xml:
+ * @error: return location for a #GError
+ * @first: (nullable): the error lwn_parse_error_keep_first() kept
+ * @last: (nullable): the parser context's last error
+ *
+ * Sets @error to %LWN_PARSE_ERROR_ENCODING or %LWN_PARSE_ERROR_MALFORMED,
+ * with the line and libxml2's message quoted.
+ */
+void
+lwn_parse_error_set_xml (GError **error,
+                         const xmlError *first,
+                         const xmlError *last)
+{
+  if (first != NULL && first->level != XML_ERR_NONE && first->message != NULL)
+    set_message (error, first->code, first->line, first->message);
+  else if (last != NULL && last->message != NULL)
+    set_message (error, last->code, last->line, last->message);
+  else
+    set_message (error, XML_ERR_OK, 0, _("the document is not well-formed"));
 }

@@ -10,6 +10,7 @@
 #include <libxml/encoding.h>
 #include <libxml/entities.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 
 #include "lwn-feed-parser-error.h"
@@ -34,6 +35,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
 
 /* Nodes that reading text may visit inside entities, over a whole document. */
 #define MAX_ENTITY_WALK 1000000
+
+/* The bytes libxml2 detects the encoding from, then the slices it is
+ * handed the rest of the document in. */
+#define PUSH_START 4
+#define PUSH_CHUNK 65536
 
 /* One document's parse, reached through the parser context's _private
  * pointer while it is read and through the document's afterwards. */
@@ -153,14 +159,19 @@ char *
 lwn_xml_strdup_capped (const char *text,
                        gsize max_bytes)
 {
-  GString *out;
+  gsize len;
 
   if (text == NULL)
     return NULL;
 
-  out = g_string_new (NULL);
-  append_capped (out, text, max_bytes);
-  return g_string_free (out, FALSE);
+  len = strlen (text);
+  if (len > max_bytes)
+    {
+      len = max_bytes;
+      while (len > 0 && ((guchar) text[len] & 0xC0) == 0x80)
+        len--;
+    }
+  return g_strndup (text, len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -306,12 +317,21 @@ dup_walked (const xmlNode *node,
             gsize max_bytes,
             gboolean markup)
 {
-  Walk walk = { g_string_new (NULL), max_bytes, markup, NULL };
+  const xmlNode *only = node->children;
+  Walk walk = { NULL, max_bytes, markup, NULL };
+  gsize len;
 
+  /* Most elements hold one text node: copy it at its size, not at the
+   * power of two a GString grows to, which would stay allocated. */
+  if (only != NULL && only->next == NULL && !markup && (only->type == XML_TEXT_NODE || only->type == XML_CDATA_SECTION_NODE))
+    return lwn_xml_strdup_capped ((const char *) only->content, max_bytes);
+
+  walk.out = g_string_new (NULL);
   if (node->doc != NULL)
     walk.state = node->doc->_private;
   append_children (&walk, node, 0, FALSE);
-  return g_string_free (walk.out, FALSE);
+  len = walk.out->len;
+  return g_realloc (g_string_free (walk.out, FALSE), len + 1);
 }
 
 /**
@@ -439,34 +459,6 @@ lwn_xml_node_dup_base (const xmlNode *node,
 
 /* ------------------------------------------------------------------------ */
 /* Parsing                                                                   */
-
-/* The first error libxml2 reports during one parse on this thread. */
-typedef struct
-{
-  int code;
-  int line;
-  xmlErrorLevel level;
-  char *message;
-} XmlFirstError;
-
-static void
-xml_first_error_cb (void *data,
-                    xmlError *error)
-{
-  XmlFirstError *first = data;
-
-  if (error == NULL || error->level < XML_ERR_ERROR)
-    return;
-  /* A fatal error outranks the recoverable ones before it. */
-  if (first->message != NULL && (first->level == XML_ERR_FATAL || error->level != XML_ERR_FATAL))
-    return;
-
-  g_free (first->message);
-  first->code = error->code;
-  first->line = error->line;
-  first->level = error->level;
-  first->message = g_strdup (error->message != NULL ? error->message : "");
-}
 
 /* What @ent expands to, in bytes, counting every reference inside it that
  * libxml2 has already checked for loops; remembered in the declaration. */
@@ -607,27 +599,20 @@ set_budget_error (XmlState *state,
   return FALSE;
 }
 
-/* Sets @error from the budget, or else from libxml2's first error, if the
+/* Sets @error from the budget, or else from libxml2's errors, if the
  * parse failed. */
 static gboolean
 parse_failed (xmlParserCtxt *ctxt,
               XmlState *state,
               xmlDoc *doc,
-              const XmlFirstError *first,
+              const xmlError *first,
               GError **error)
 {
-  const xmlError *last = xmlCtxtGetLastError (ctxt);
-
   if (set_budget_error (state, error))
     return TRUE;
   if (doc != NULL && ctxt->wellFormed)
     return FALSE;
-  if (first->message != NULL)
-    lwn_parse_error_set_xml (error, first->code, first->line, first->message);
-  else if (last != NULL && last->message != NULL)
-    lwn_parse_error_set_xml (error, last->code, last->line, last->message);
-  else
-    lwn_parse_error_set_xml (error, XML_ERR_OK, 0, _("the document is not well-formed"));
+  lwn_parse_error_set_xml (error, first, xmlCtxtGetLastError (ctxt));
   return TRUE;
 }
 
@@ -652,35 +637,55 @@ usable_charset (const char *charset,
   return charset;
 }
 
+/* Hands the document to libxml2 a slice at a time: xmlCtxtReadMemory()
+ * would first copy all of it into a buffer of its own. The first bytes
+ * went in with the context, for libxml2 to detect the encoding. */
 static xmlDoc *
-parse_with_hooks (xmlParserCtxt *ctxt,
-                  XmlState *state,
-                  GBytes *body,
-                  const char *charset,
-                  const char *document_url,
-                  int options,
-                  XmlFirstError *first)
+push_document (xmlParserCtxt *ctxt,
+               const char *data,
+               gsize size,
+               xmlError *first)
 {
-  xmlStructuredErrorFunc saved_func;
-  void *saved_data;
-  gsize size;
-  const char *data = g_bytes_get_data (body, &size);
+  xmlStructuredErrorFunc saved_func = xmlStructuredError;
+  void *saved_data = xmlStructuredErrorContext;
   xmlDoc *doc;
-
-  /* The SAX handler belongs to this context alone. */
-  ctxt->_private = state;
-  ctxt->sax->getEntity = budgeted_get_entity;
-  ctxt->sax->endElementNs = end_element_cb;
 
   /* Per-thread in libxml2 built with threads: parsers in other threads keep
    * their own handler, and ours sees only this parse. */
-  saved_func = xmlStructuredError;
-  saved_data = xmlStructuredErrorContext;
-  xmlSetStructuredErrorFunc (first, xml_first_error_cb);
-  doc = xmlCtxtReadMemory (ctxt, data, (int) size, document_url, charset, options);
+  xmlSetStructuredErrorFunc (first, lwn_parse_error_keep_first);
+  for (gsize done = MIN (size, PUSH_START); done < size && ctxt->wellFormed && ctxt->instate != XML_PARSER_EOF; done += PUSH_CHUNK)
+    xmlParseChunk (ctxt, data + done, (int) MIN (PUSH_CHUNK, size - done), 0);
+  xmlParseChunk (ctxt, NULL, 0, 1);
   xmlSetStructuredErrorFunc (saved_data, saved_func);
 
+  doc = ctxt->myDoc;
+  ctxt->myDoc = NULL;
+  if (doc != NULL && !ctxt->wellFormed)
+    g_clear_pointer (&doc, xmlFreeDoc);
   return doc;
+}
+
+/* A push parser context with our hooks. The SAX handler belongs to this
+ * context alone. */
+static xmlParserCtxt *
+new_context (XmlState *state,
+             const char *data,
+             gsize size,
+             const char *charset,
+             const char *document_url,
+             int options)
+{
+  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt (NULL, NULL, data, (int) MIN (size, PUSH_START), document_url);
+
+  if (ctxt == NULL)
+    return NULL;
+  ctxt->_private = state;
+  ctxt->sax->getEntity = budgeted_get_entity;
+  ctxt->sax->endElementNs = end_element_cb;
+  xmlCtxtUseOptions (ctxt, options);
+  if (charset != NULL)
+    xmlSwitchToEncoding (ctxt, xmlFindCharEncodingHandler (charset));
+  return ctxt;
 }
 
 /**
@@ -712,39 +717,39 @@ lwn_xml_read (GBytes *body,
 {
   g_autoptr (xmlParserCtxt) ctxt = NULL;
   xmlDoc *doc;
-  XmlFirstError first = { 0 };
+  xmlError first = { 0 };
   XmlState *state;
   gboolean failed;
-  gsize size = g_bytes_get_size (body);
+  gsize size;
+  const char *data = g_bytes_get_data (body, &size);
   int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
 
   lwn_xml_init ();
 
-  ctxt = size <= G_MAXINT ? xmlNewParserCtxt () : NULL;
-  if (ctxt == NULL)
-    {
-      g_autofree char *size_text = g_format_size (size);
-
-      g_set_error (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
-                   _("The feed is too large to read (%s)"), size_text);
-      return NULL;
-    }
-
   state = g_new0 (XmlState, 1);
-  state->ctxt = ctxt;
   state->element_done = element_done;
   state->user_data = user_data;
   state->expansion_limit = MAX (MIN_EXPANSION_LIMIT, size);
 
   charset = usable_charset (charset, &options);
-  doc = parse_with_hooks (ctxt, state, body, charset, document_url, options, &first);
+  ctxt = new_context (state, data, size, charset, document_url, options);
+  if (ctxt == NULL)
+    {
+      g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_MALFORMED,
+                           _("Could not set up the XML parser"));
+      g_free (state);
+      return NULL;
+    }
+
+  state->ctxt = ctxt;
+  doc = push_document (ctxt, data, size, &first);
   state->ctxt = NULL;
   state->element_done = NULL;
   if (doc != NULL)
     doc->_private = state;
 
   failed = parse_failed (ctxt, state, doc, &first, error);
-  g_free (first.message);
+  xmlResetError (&first);
   if (!failed)
     return doc;
   if (doc != NULL)
