@@ -184,16 +184,29 @@ take_guid (LwnItemDraft *draft,
   draft->id = g_steal_pointer (&text);
 }
 
+/* HTML as RSS carries it: escaped as text, or now and then left bare as
+ * elements inside the description. */
+static char *
+dup_html (const xmlNode *node)
+{
+  for (const xmlNode *child = node->children; child != NULL; child = child->next)
+    {
+      if (child->type == XML_ELEMENT_NODE)
+        return lwn_xml_node_dup_markup (node, LWN_XML_MAX_LONG);
+    }
+  return lwn_xml_node_dup_text (node, LWN_XML_MAX_LONG);
+}
+
 static void
 take_content (LwnItemDraft *draft,
               const xmlNode **nodes)
 {
   if (nodes[FIELD_CONTENT_ENCODED] != NULL)
-    draft->content = lwn_xml_node_dup_text (nodes[FIELD_CONTENT_ENCODED], LWN_XML_MAX_LONG);
+    draft->content = dup_html (nodes[FIELD_CONTENT_ENCODED]);
   else if (nodes[FIELD_XHTML_BODY] != NULL)
     draft->content = lwn_xml_node_dup_markup (nodes[FIELD_XHTML_BODY], LWN_XML_MAX_LONG);
   else if (nodes[FIELD_FULLITEM] != NULL)
-    draft->content = lwn_xml_node_dup_text (nodes[FIELD_FULLITEM], LWN_XML_MAX_LONG);
+    draft->content = dup_html (nodes[FIELD_FULLITEM]);
 }
 
 static void
@@ -216,7 +229,8 @@ parse_item (LwnFeedBuilder *builder,
     take_guid (&draft, nodes[FIELD_GUID], builder->document_url);
   if (draft.id == NULL && core_ns != NULL)
     draft.id = lwn_xml_node_dup_attr (item, LWN_NS_RDF, "about");
-  draft.summary = dup_first_text (nodes, FIELD_DESCRIPTION, FIELD_DC_DESCRIPTION, LWN_XML_MAX_LONG, NULL);
+  if (nodes[FIELD_DESCRIPTION] != NULL || nodes[FIELD_DC_DESCRIPTION] != NULL)
+    draft.summary = dup_html (nodes[FIELD_DESCRIPTION] != NULL ? nodes[FIELD_DESCRIPTION] : nodes[FIELD_DC_DESCRIPTION]);
   take_content (&draft, nodes);
   take_dates (&draft, nodes);
   draft.author = dup_first_text (nodes, FIELD_AUTHOR, FIELD_DC_CONTRIBUTOR, LWN_XML_MAX_SHORT, NULL);

@@ -406,6 +406,12 @@ static const ItemCase rss2_content_items[] = {
     NULL, NULL, "<p>Full item</p>", FALSE },
 };
 
+/* Elements in a description are HTML left unescaped, not to be dropped. */
+static const ItemCase rss2_naked_items[] = {
+  { 0, "http://naked.example.org/1", "Markup left bare", "http://naked.example.org/1", "http://naked.example.org/1",
+    NULL, NULL, "Example <b>naked</b> markup &amp; <a href=\"/x?a=1&amp;b=2\">a link</a>", FALSE },
+};
+
 static const FeedCase breadth_cases[] = {
   { "/feed-parser/atom03/basic", "breadth/atom03-basic.xml", NULL, NULL,
     "Atom 0.3 Example", "http://atom03.example.org/", 0, 1, ITEMS (atom03_basic_items) },
@@ -447,6 +453,8 @@ static const FeedCase breadth_cases[] = {
     "Userland namespace", "http://userland.example.org/", 0, 1, ITEMS (rss2_userland_items) },
   { "/feed-parser/forgiving/content-fallbacks", "breadth/rss2-content-fallbacks.xml", NULL, NULL,
     "Content fallbacks", NULL, 0, 2, ITEMS (rss2_content_items) },
+  { "/feed-parser/forgiving/naked-markup", "breadth/rss2-naked-markup.xml", NULL, NULL,
+    "Naked markup", NULL, 0, 1, ITEMS (rss2_naked_items) },
   { "/feed-parser/entities/rss2", "breadth/rss2-entities.xml", NULL, NULL,
     "Entities & more", "http://entities.example.org/", 0, 2, ITEMS (rss2_entity_items) },
   { "/feed-parser/entities/atom-attributes", "breadth/atom10-entities.xml", NULL, NULL,
