@@ -268,7 +268,8 @@ is_rdf (const xmlNode *root)
  * leave that out); RSS 1.0 and 0.90 put them beside <channel> under
  * <rdf:RDF>, in their own namespace.
  *
- * Returns: %TRUE if @element was an item, now added to @builder
+ * Returns: %TRUE if @element was an item, now added to @builder, or
+ *   another element that is not needed any more
  */
 gboolean
 lwn_feed_parser_rss_take_item (LwnFeedBuilder *builder,
@@ -278,7 +279,12 @@ lwn_feed_parser_rss_take_item (LwnFeedBuilder *builder,
   const xmlNode *root;
   const char *core_ns = ns_of (element);
 
-  if (parent == NULL || parent->type != XML_ELEMENT_NODE || strcmp ((const char *) element->name, "item") != 0)
+  if (parent == NULL || parent->type != XML_ELEMENT_NODE)
+    return FALSE;
+  /* RSS 1.0's table of contents lists every item again: nothing reads it. */
+  if (lwn_xml_node_is (element, LWN_NS_RSS10, "items") && lwn_xml_node_is (parent, LWN_NS_RSS10, "channel"))
+    return TRUE;
+  if (strcmp ((const char *) element->name, "item") != 0)
     return FALSE;
   root = parent->parent != NULL && parent->parent->type == XML_ELEMENT_NODE ? parent->parent : parent;
 

@@ -549,7 +549,8 @@ budgeted_get_entity (void *user_data,
 /* Hands each finished element near the root to the caller, and frees what
  * the caller has copied out, so that a long feed never stands whole in
  * memory as a tree. The element itself stays, empty, so that libxml2's own
- * bookkeeping of the last child (it appends text to it) is left alone. */
+ * bookkeeping of the last child (it appends text to a last text node) is
+ * left alone. */
 static void
 end_element_cb (void *ctx,
                 const xmlChar *localname,
@@ -567,11 +568,20 @@ end_element_cb (void *ctx,
     return;
   if (element->doc != NULL)
     element->doc->_private = state;
-  if (state->element_done (element, state->user_data) && element->children != NULL)
+  if (!state->element_done (element, state->user_data))
+    return;
+  xmlFreeNodeList (element->children);
+  element->children = NULL;
+  element->last = NULL;
+  xmlFreePropList (element->properties);
+  element->properties = NULL;
+  /* The white space before it is not the last child either. */
+  if (element->prev != NULL && element->prev->type == XML_TEXT_NODE)
     {
-      xmlFreeNodeList (element->children);
-      element->children = NULL;
-      element->last = NULL;
+      xmlNode *space = element->prev;
+
+      xmlUnlinkNode (space);
+      xmlFreeNode (space);
     }
 }
 
@@ -616,27 +626,6 @@ parse_failed (xmlParserCtxt *ctxt,
   return TRUE;
 }
 
-/* HTTP's charset outranks the XML declaration (RFC 7303, section 3.2),
- * when libxml2 knows it. */
-static const char *
-usable_charset (const char *charset,
-                int *options)
-{
-  xmlCharEncodingHandler *handler;
-
-  if (charset == NULL)
-    return NULL;
-  handler = xmlFindCharEncodingHandler (charset);
-  if (handler == NULL)
-    {
-      g_debug ("Unknown charset “%s” in the Content-Type; using the document’s own", charset);
-      return NULL;
-    }
-  xmlCharEncCloseFunc (handler);
-  *options |= XML_PARSE_IGNORE_ENC;
-  return charset;
-}
-
 /* Hands the document to libxml2 a slice at a time: xmlCtxtReadMemory()
  * would first copy all of it into a buffer of its own. The first bytes
  * went in with the context, for libxml2 to detect the encoding. */
@@ -665,8 +654,9 @@ push_document (xmlParserCtxt *ctxt,
   return doc;
 }
 
-/* A push parser context with our hooks. The SAX handler belongs to this
- * context alone. */
+/* A push parser context with our hooks; the SAX handler belongs to this
+ * context alone. HTTP's charset outranks the XML declaration (RFC 7303,
+ * section 3.2), when libxml2 knows it. */
 static xmlParserCtxt *
 new_context (XmlState *state,
              const char *data,
@@ -675,16 +665,27 @@ new_context (XmlState *state,
              const char *document_url,
              int options)
 {
-  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt (NULL, NULL, data, (int) MIN (size, PUSH_START), document_url);
+  xmlCharEncodingHandler *handler = charset != NULL ? xmlFindCharEncodingHandler (charset) : NULL;
+  xmlParserCtxt *ctxt;
 
+  if (charset != NULL && handler == NULL)
+    g_debug ("Unknown charset “%s” in the Content-Type; using the document’s own", charset);
+  if (handler != NULL)
+    options |= XML_PARSE_IGNORE_ENC;
+
+  ctxt = xmlCreatePushParserCtxt (NULL, NULL, data, (int) MIN (size, PUSH_START), document_url);
   if (ctxt == NULL)
-    return NULL;
+    {
+      if (handler != NULL)
+        xmlCharEncCloseFunc (handler);
+      return NULL;
+    }
   ctxt->_private = state;
   ctxt->sax->getEntity = budgeted_get_entity;
   ctxt->sax->endElementNs = end_element_cb;
   xmlCtxtUseOptions (ctxt, options);
-  if (charset != NULL)
-    xmlSwitchToEncoding (ctxt, xmlFindCharEncodingHandler (charset));
+  if (handler != NULL)
+    xmlSwitchToEncoding (ctxt, handler);
   return ctxt;
 }
 
@@ -731,7 +732,6 @@ lwn_xml_read (GBytes *body,
   state->user_data = user_data;
   state->expansion_limit = MAX (MIN_EXPANSION_LIMIT, size);
 
-  charset = usable_charset (charset, &options);
   ctxt = new_context (state, data, size, charset, document_url, options);
   if (ctxt == NULL)
     {

@@ -26,7 +26,8 @@ G_BEGIN_DECLS
 
 /* Called as each element of depth 2 or 3 (the root is 1) ends, while the
  * document is still being read. Return %TRUE when everything wanted from
- * @element has been copied out: its children are then freed at once. */
+ * @element has been copied out: its children and attributes are then
+ * freed at once. */
 typedef gboolean (*LwnXmlElementFunc) (const xmlNode *element,
                                        gpointer       user_data);
 
