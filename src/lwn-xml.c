@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <glib/gi18n.h>
+#include <libxml/HTMLparser.h>
 #include <libxml/SAX2.h>
 #include <libxml/encoding.h>
 #include <libxml/entities.h>
@@ -19,9 +20,8 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
 
-/* Walkers recurse over elements and entities; libxml2 already stops at a
- * depth of 256 without XML_PARSE_HUGE, this keeps our own stack use
- * smaller still. */
+/* Walkers recurse over elements and entities; libxml2 stops at a depth of
+ * 256 without XML_PARSE_HUGE, this keeps our own stack use smaller. */
 #define MAX_WALK_DEPTH 64
 
 /* Entity lookups one document may cause (predefined ones like &amp; are not
@@ -36,8 +36,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
 /* Nodes that reading text may visit inside entities, over a whole document. */
 #define MAX_ENTITY_WALK 1000000
 
-/* The bytes libxml2 detects the encoding from, then the slices it is
- * handed the rest of the document in. */
+/* The bytes libxml2 detects the encoding from, then the slices of the rest. */
 #define PUSH_START 4
 #define PUSH_CHUNK 65536
 
@@ -56,9 +55,6 @@ typedef struct
   guint walked;
   gboolean walk_exceeded;
 } XmlState;
-
-/* ------------------------------------------------------------------------ */
-/* libxml2 set-up                                                            */
 
 /* No document may pull in anything from outside: not a DTD, not an external
  * entity, whatever the options. This is the last line behind the options,
@@ -94,9 +90,6 @@ lwn_xml_init (void)
   g_once (&once, init_once, NULL);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Matching and copying                                                      */
-
 /**
  * lwn_xml_node_is:
  * @node: (nullable): a node
@@ -119,32 +112,33 @@ lwn_xml_node_is (const xmlNode *node,
   return node->ns != NULL && xmlStrEqual (node->ns->href, (const xmlChar *) ns_uri);
 }
 
-/* Appends at most what fits under @max_bytes, never splitting a character. */
+/* The length of @text cut to at most @max_bytes on a character boundary. */
+static gsize
+capped_length (const char *text,
+               gsize max_bytes)
+{
+  if (strlen (text) <= max_bytes)
+    return strlen (text);
+  while (max_bytes > 0 && ((guchar) text[max_bytes] & 0xC0) == 0x80)
+    max_bytes--;
+  return max_bytes;
+}
+
+/* Appends at most what fits under @max_bytes; FALSE once it is full. */
 static gboolean
 append_capped (GString *out,
                const char *text,
                gsize max_bytes)
 {
-  gsize room;
   gsize len;
 
   if (text == NULL)
     return out->len < max_bytes;
   if (out->len >= max_bytes)
     return FALSE;
-
-  room = max_bytes - out->len;
-  len = strlen (text);
-  if (len <= room)
-    {
-      g_string_append_len (out, text, len);
-      return TRUE;
-    }
-
-  while (room > 0 && ((guchar) text[room] & 0xC0) == 0x80)
-    room--;
-  g_string_append_len (out, text, room);
-  return FALSE;
+  len = capped_length (text, max_bytes - out->len);
+  g_string_append_len (out, text, len);
+  return text[len] == '\0';
 }
 
 /**
@@ -159,19 +153,7 @@ char *
 lwn_xml_strdup_capped (const char *text,
                        gsize max_bytes)
 {
-  gsize len;
-
-  if (text == NULL)
-    return NULL;
-
-  len = strlen (text);
-  if (len > max_bytes)
-    {
-      len = max_bytes;
-      while (len > 0 && ((guchar) text[len] & 0xC0) == 0x80)
-        len--;
-    }
-  return g_strndup (text, len);
+  return text != NULL ? g_strndup (text, capped_length (text, max_bytes)) : NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -216,6 +198,22 @@ append_text (Walk *walk,
   return append_capped (walk->out, text, walk->max_bytes);
 }
 
+/* libxml2 lets a document refer to entities it does not declare when it
+ * names a DTD, which is never loaded; RSS 0.91's declares HTML's entities,
+ * which stand for their characters here. Others stand for nothing. */
+static gboolean
+append_undeclared (Walk *walk,
+                   const xmlNode *ref)
+{
+  const htmlEntityDesc *html = htmlEntityLookup (ref->name);
+  char utf8[8] = { 0 };
+
+  if (html == NULL)
+    return TRUE;
+  g_unichar_to_utf8 (html->value, utf8);
+  return append_text (walk, utf8);
+}
+
 /* Only internal general entities expand: external ones are never loaded.
  * libxml2 parses an entity's replacement text into nodes at its first
  * reference in content or in an attribute; without them, only replacement
@@ -227,7 +225,9 @@ append_entity (Walk *walk,
 {
   const xmlEntity *ent = (const xmlEntity *) ref->children;
 
-  if (ent == NULL || ent->type != XML_ENTITY_DECL || ent->etype != XML_INTERNAL_GENERAL_ENTITY || walk->state == NULL || depth >= MAX_WALK_DEPTH)
+  if (ent == NULL)
+    return append_undeclared (walk, ref);
+  if (ent->type != XML_ENTITY_DECL || ent->etype != XML_INTERNAL_GENERAL_ENTITY || walk->state == NULL || depth >= MAX_WALK_DEPTH)
     return TRUE;
   if (!charge (walk))
     return FALSE;

@@ -412,6 +412,13 @@ static const ItemCase rss2_naked_items[] = {
     NULL, NULL, "Example <b>naked</b> markup &amp; <a href=\"/x?a=1&amp;b=2\">a link</a>", FALSE },
 };
 
+/* The RSS 0.91 DTD, never loaded, declares the HTML entities: references to
+ * them stand for their characters; other undeclared ones for nothing. */
+static const ItemCase rss091_entity_items[] = {
+  { 0, "http://netscape.example.org/1", "Café & crème – done", "http://netscape.example.org/1",
+    "http://netscape.example.org/1", NULL, NULL, "<p>© 2004</p>", FALSE },
+};
+
 static const FeedCase breadth_cases[] = {
   { "/feed-parser/atom03/basic", "breadth/atom03-basic.xml", NULL, NULL,
     "Atom 0.3 Example", "http://atom03.example.org/", 0, 1, ITEMS (atom03_basic_items) },
@@ -455,6 +462,8 @@ static const FeedCase breadth_cases[] = {
     "Content fallbacks", NULL, 0, 2, ITEMS (rss2_content_items) },
   { "/feed-parser/forgiving/naked-markup", "breadth/rss2-naked-markup.xml", NULL, NULL,
     "Naked markup", NULL, 0, 1, ITEMS (rss2_naked_items) },
+  { "/feed-parser/entities/html-in-rss091", "breadth/rss091-netscape-entities.xml", NULL, NULL,
+    "Netscape édition", "http://netscape.example.org/", 0, 1, ITEMS (rss091_entity_items) },
   { "/feed-parser/entities/rss2", "breadth/rss2-entities.xml", NULL, NULL,
     "Entities & more", "http://entities.example.org/", 0, 2, ITEMS (rss2_entity_items) },
   { "/feed-parser/entities/atom-attributes", "breadth/atom10-entities.xml", NULL, NULL,
