@@ -9,6 +9,16 @@
 #include "lwn-url.h"
 #include "lwn-xml.h"
 
+/* Atom 0.3, and the namespaces of the drafts before it (Echo, Pie, Necho),
+ * which feeds of that time still use. */
+static const char *const atom03_namespaces[] = {
+  LWN_NS_ATOM03,
+  "http://purl.org/echo/",
+  "http://purl.org/pie/",
+  "http://example.com/necho",
+  "http://example.com/newformat#",
+};
+
 typedef enum
 {
   TEXT_NONE,
@@ -138,15 +148,26 @@ take_title (char **title,
   *title_kind = kind == TEXT_HTML ? LWN_TITLE_HTML : LWN_TITLE_TEXT;
 }
 
+/* The link's target: href, or in some Atom 0.3 feeds the element's text. */
+static char *
+dup_href (const xmlNode *link)
+{
+  char *href = lwn_xml_node_dup_attr (link, NULL, "href");
+
+  if (href == NULL)
+    href = lwn_xml_node_dup_text (link, LWN_XML_MAX_SHORT);
+  return g_strstrip (href);
+}
+
 /* How well a <link> serves as the page to open: 0 not at all, 3 best. */
 static int
 link_rank (const xmlNode *link)
 {
   g_autofree char *rel = lwn_xml_node_dup_attr (link, NULL, "rel");
   g_autofree char *type = lwn_xml_node_dup_attr (link, NULL, "type");
-  g_autofree char *href = lwn_xml_node_dup_attr (link, NULL, "href");
+  g_autofree char *href = dup_href (link);
 
-  if (href == NULL || *g_strstrip (href) == '\0')
+  if (*href == '\0')
     return 0;
   if (rel != NULL && g_ascii_strcasecmp (g_strstrip (rel), "alternate") != 0 && strcmp (rel, "http://www.iana.org/assignments/relation/alternate") != 0)
     return 0;
@@ -353,7 +374,7 @@ parse_entry (LwnFeedBuilder *builder,
 
   if (best_link != NULL)
     {
-      draft.link = lwn_xml_node_dup_attr (best_link, NULL, "href");
+      draft.link = dup_href (best_link);
       draft.base = lwn_xml_node_dup_base (best_link, builder->document_url);
     }
 
@@ -368,14 +389,22 @@ static gboolean
 is_atom (const xmlNode *node,
          const char *name)
 {
-  return lwn_xml_node_is (node, LWN_NS_ATOM, name) || lwn_xml_node_is (node, LWN_NS_ATOM03, name);
+  if (lwn_xml_node_is (node, LWN_NS_ATOM, name))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (atom03_namespaces); i++)
+    {
+      if (lwn_xml_node_is (node, atom03_namespaces[i], name))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /**
  * lwn_feed_parser_atom_accepts:
  * @root: a document's root element
  *
- * Returns: whether @root is an Atom 1.0 or Atom 0.3 <feed>
+ * Returns: whether @root is an Atom 1.0 or Atom 0.3 <feed>, the latter
+ *   also in the namespaces of the drafts before it
  */
 gboolean
 lwn_feed_parser_atom_accepts (const xmlNode *root)
@@ -452,10 +481,10 @@ lwn_feed_parser_atom_read_feed (LwnFeedBuilder *builder,
 
   if (best_link != NULL)
     {
-      g_autofree char *href = lwn_xml_node_dup_attr (best_link, NULL, "href");
+      g_autofree char *href = dup_href (best_link);
       g_autofree char *base = lwn_xml_node_dup_base (best_link, builder->document_url);
 
-      builder->link = lwn_url_resolve (base != NULL ? base : builder->document_url, g_strstrip (href));
+      builder->link = lwn_url_resolve (base != NULL ? base : builder->document_url, href);
     }
 
   return TRUE;

@@ -419,6 +419,14 @@ static const ItemCase rss091_entity_items[] = {
     "http://netscape.example.org/1", NULL, NULL, "<p>© 2004</p>", FALSE },
 };
 
+/* Some Atom 0.3 feeds write the link as the element's text. */
+static const ItemCase atom03_link_text_items[] = {
+  { 0, "tag:linktext.example.org,2004:1", "Alternate first", "http://linktext.example.org/alternate",
+    "http://linktext.example.org/alternate", NULL, NULL, NULL, FALSE },
+  { 1, "tag:linktext.example.org,2004:2", "Alternate last", "http://linktext.example.org/alternate",
+    "http://linktext.example.org/alternate", NULL, NULL, NULL, FALSE },
+};
+
 static const FeedCase breadth_cases[] = {
   { "/feed-parser/atom03/basic", "breadth/atom03-basic.xml", NULL, NULL,
     "Atom 0.3 Example", "http://atom03.example.org/", 0, 1, ITEMS (atom03_basic_items) },
@@ -440,6 +448,8 @@ static const FeedCase breadth_cases[] = {
     "People", NULL, 0, 1, ITEMS (atom03_email_items) },
   { "/feed-parser/atom03/relative", "breadth/atom03-relative.xml", NULL, NULL,
     "Relative", "http://atom03.example.org/blog/", 0, 1, ITEMS (atom03_relative_items) },
+  { "/feed-parser/atom03/link-as-text", "breadth/atom03-link-text.xml", NULL, NULL,
+    "Links written as text", NULL, 0, 2, ITEMS (atom03_link_text_items) },
   { "/feed-parser/dc/atom03", "breadth/atom03-dc-fallbacks.xml", NULL, NULL,
     "Atom 0.3 with Dublin Core", NULL, 0, 1, ITEMS (atom03_dc_items) },
   { "/feed-parser/dc/rss2", "breadth/rss2-dc-fallbacks.xml", NULL, NULL,
@@ -997,6 +1007,35 @@ test_threads (void)
     g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (threads[i])), ==, 0);
 }
 
+/* The namespaces Atom went by in its drafts, before and as 0.3. */
+static const char *const atom03_namespaces[] = {
+  "http://purl.org/atom/ns#",
+  "http://purl.org/echo/",
+  "http://purl.org/pie/",
+  "http://example.com/necho",
+  "http://example.com/newformat#",
+};
+
+static void
+test_atom03_namespace (gconstpointer data)
+{
+  g_autofree char *doc = g_strdup_printf ("<feed version=\"0.3\" xmlns=\"%s\"><title>Example Atom</title>"
+                                          "<entry><title>Entry</title><id>tag:ns.example.org,2004:1</id>"
+                                          "<issued>2004-01-01T00:00:00Z</issued></entry></feed>",
+                                          (const char *) data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFeed) feed = NULL;
+
+  g_test_summary ("Atom 0.3 feeds in the namespaces of Atom's drafts are read");
+
+  feed = parse_string (doc, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lwn_feed_get_title (feed), ==, "Example Atom");
+  g_assert_cmpuint (lwn_feed_get_n_items (feed), ==, 1);
+  g_assert_cmpstr (lwn_feed_item_get_id (lwn_feed_get_item (feed, 0)), ==, "tag:ns.example.org,2004:1");
+  g_assert_true (lwn_feed_item_get_date (lwn_feed_get_item (feed, 0)) != NULL);
+}
+
 /* The description is HTML to be converted later; what the document escaped
  * must reach that step whole, even where it is not valid HTML. */
 static void
@@ -1024,6 +1063,12 @@ main (int argc,
   for (guint i = 0; i < G_N_ELEMENTS (breadth_cases); i++)
     g_test_add_data_func (breadth_cases[i].path, &breadth_cases[i], test_feed);
   g_test_add_func ("/feed-parser/summary/escaped-markup-kept", test_escaped_summary);
+  for (guint i = 0; i < G_N_ELEMENTS (atom03_namespaces); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-parser/atom03/namespace/%u", i);
+
+      g_test_add_data_func (path, atom03_namespaces[i], test_atom03_namespace);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     g_test_add_data_func (bad_cases[i].path, &bad_cases[i], test_bad);
   for (guint i = 0; i < G_N_ELEMENTS (refresh_cases); i++)
