@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The format parsers the dispatcher in lwn-feed-parser.c calls; they call only the builder, lwn-xml and lwn-date. */
+/* The format parsers the dispatcher in lwn-feed-parser.c calls; they call down to the builder, lwn-xml, lwn-date and lwn-url only. */
 #pragma once
 
 #include <glib.h>
