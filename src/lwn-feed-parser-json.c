@@ -10,7 +10,9 @@
 
 #include "lwn-feed-parser.h"
 #include "lwn-feed-parser-private.h"
+#include "lwn-date.h"
 #include "lwn-url.h"
+#include "lwn-xml.h"
 
 /* json-glib's parser recurses once per nesting level with no limit of its
  * own; a feed needs a handful, so anything deeper is refused up front. */
@@ -112,7 +114,7 @@ dup_json_string (JsonNode *node,
 {
   g_autofree char *valid = g_utf8_make_valid (json_node_get_string (node), -1);
 
-  return lwn_feed_parser_strdup_capped (valid, max_bytes);
+  return lwn_xml_strdup_capped (valid, max_bytes);
 }
 
 /* A member's string value, or NULL when it is absent or of another type. */
@@ -169,14 +171,14 @@ dup_author (JsonObject *object)
 
           if (!JSON_NODE_HOLDS_OBJECT (node))
             continue;
-          name = dup_string_member (json_node_get_object (node), "name", LWN_PARSE_MAX_SHORT);
+          name = dup_string_member (json_node_get_object (node), "name", LWN_XML_MAX_SHORT);
           if (name != NULL)
             return name;
         }
     }
 
   author = get_object_member (object, "author");
-  return author != NULL ? dup_string_member (author, "name", LWN_PARSE_MAX_SHORT) : NULL;
+  return author != NULL ? dup_string_member (author, "name", LWN_XML_MAX_SHORT) : NULL;
 }
 
 /* Ids are strings, but some feeds write numbers. */
@@ -188,7 +190,7 @@ dup_id (JsonObject *item)
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return NULL;
   if (json_node_get_value_type (node) == G_TYPE_STRING)
-    return dup_json_string (node, LWN_PARSE_MAX_SHORT);
+    return dup_json_string (node, LWN_XML_MAX_SHORT);
   if (json_node_get_value_type (node) == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
   return NULL;
@@ -198,13 +200,13 @@ static char *
 dup_escaped_member (JsonObject *object,
                     const char *name)
 {
-  g_autofree char *text = dup_string_member (object, name, LWN_PARSE_MAX_LONG);
+  g_autofree char *text = dup_string_member (object, name, LWN_XML_MAX_LONG);
   g_autofree char *escaped = NULL;
 
   if (text == NULL)
     return NULL;
   escaped = g_markup_escape_text (text, -1);
-  return lwn_feed_parser_strdup_capped (escaped, LWN_PARSE_MAX_LONG);
+  return lwn_xml_strdup_capped (escaped, LWN_XML_MAX_LONG);
 }
 
 static void
@@ -212,29 +214,29 @@ parse_item (LwnFeedBuilder *builder,
             JsonObject *item)
 {
   LwnItemDraft draft = { 0 };
-  g_autofree char *published = dup_string_member (item, "date_published", LWN_PARSE_MAX_SHORT);
-  g_autofree char *modified = dup_string_member (item, "date_modified", LWN_PARSE_MAX_SHORT);
+  g_autofree char *published = dup_string_member (item, "date_published", LWN_XML_MAX_SHORT);
+  g_autofree char *modified = dup_string_member (item, "date_modified", LWN_XML_MAX_SHORT);
 
   draft.id = dup_id (item);
-  draft.title = dup_string_member (item, "title", LWN_PARSE_MAX_SHORT);
+  draft.title = dup_string_member (item, "title", LWN_XML_MAX_SHORT);
   draft.title_kind = LWN_TITLE_TEXT;
-  draft.link = dup_string_member (item, "url", LWN_PARSE_MAX_SHORT);
+  draft.link = dup_string_member (item, "url", LWN_XML_MAX_SHORT);
   if (draft.link == NULL)
-    draft.link = dup_string_member (item, "external_url", LWN_PARSE_MAX_SHORT);
+    draft.link = dup_string_member (item, "external_url", LWN_XML_MAX_SHORT);
   draft.author = dup_author (item);
 
   /* "summary" is plain text, as is "content_text". */
   draft.summary = dup_escaped_member (item, "summary");
-  draft.content = dup_string_member (item, "content_html", LWN_PARSE_MAX_LONG);
+  draft.content = dup_string_member (item, "content_html", LWN_XML_MAX_LONG);
   if (draft.content == NULL)
     draft.content = dup_escaped_member (item, "content_text");
 
-  draft.date = lwn_feed_parser_parse_iso8601 (published);
+  draft.date = lwn_date_parse_iso8601 (published);
   if (draft.date != NULL)
     draft.date_text = g_steal_pointer (&published);
   else
     {
-      draft.date = lwn_feed_parser_parse_iso8601 (modified);
+      draft.date = lwn_date_parse_iso8601 (modified);
       draft.date_text = g_strdup (modified != NULL ? modified : published);
     }
 
@@ -301,7 +303,7 @@ lwn_feed_parser_parse_json (GBytes *body,
     }
 
   object = json_node_get_object (root);
-  version = dup_string_member (object, "version", LWN_PARSE_MAX_SHORT);
+  version = dup_string_member (object, "version", LWN_XML_MAX_SHORT);
   if (version == NULL || !g_str_has_prefix (version, "https://jsonfeed.org/version/"))
     {
       g_set_error_literal (error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED,
@@ -310,10 +312,10 @@ lwn_feed_parser_parse_json (GBytes *body,
     }
 
   lwn_feed_builder_init (&builder, document_url);
-  builder.title = dup_string_member (object, "title", LWN_PARSE_MAX_SHORT);
+  builder.title = dup_string_member (object, "title", LWN_XML_MAX_SHORT);
   builder.title_kind = LWN_TITLE_TEXT;
   builder.author = dup_author (object);
-  home_page = dup_string_member (object, "home_page_url", LWN_PARSE_MAX_SHORT);
+  home_page = dup_string_member (object, "home_page_url", LWN_XML_MAX_SHORT);
   if (home_page != NULL)
     builder.link = lwn_url_resolve (document_url, g_strstrip (home_page));
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Turns a fetched body (RSS 0.9x/1.0/2.0, Atom 1.0 or JSON Feed 1.1) into an LwnFeed. */
+/* Turns a fetched body (RSS 0.9x/1.0/2.0, Atom 0.3/1.0 or JSON Feed 1.0/1.1) into an LwnFeed. */
 #pragma once
 
 #include <glib.h>

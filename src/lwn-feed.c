@@ -29,7 +29,6 @@ struct _LwnFeed
   char *title;
   char *link;
   guint refresh_seconds;
-  GDateTime *refresh_base;
   GPtrArray *items;
 };
 
@@ -194,7 +193,6 @@ lwn_feed_item_get_summary (LwnFeedItem *item)
  * @title: the feed's title
  * @link: (nullable): the site the feed belongs to
  * @refresh_seconds: the feed's own minimum refresh interval, 0 for none
- * @refresh_base: (nullable): the time refreshes are aligned to (syn:updateBase)
  * @items: (transfer container) (element-type LwnFeedItem): the items in feed order;
  *   the array must free its elements with lwn_feed_item_unref()
  *
@@ -204,7 +202,6 @@ LwnFeed *
 lwn_feed_new (const char *title,
               const char *link,
               guint refresh_seconds,
-              GDateTime *refresh_base,
               GPtrArray *items)
 {
   LwnFeed *feed;
@@ -217,7 +214,6 @@ lwn_feed_new (const char *title,
   feed->title = g_strdup (title);
   feed->link = g_strdup (link);
   feed->refresh_seconds = refresh_seconds;
-  feed->refresh_base = refresh_base != NULL ? g_date_time_ref (refresh_base) : NULL;
   feed->items = items;
   return feed;
 }
@@ -241,7 +237,6 @@ lwn_feed_unref (LwnFeed *feed)
 
   g_free (feed->title);
   g_free (feed->link);
-  g_clear_pointer (&feed->refresh_base, g_date_time_unref);
   g_ptr_array_unref (feed->items);
   g_free (feed);
 }
@@ -262,12 +257,6 @@ guint
 lwn_feed_get_refresh_seconds (const LwnFeed *feed)
 {
   return feed->refresh_seconds;
-}
-
-GDateTime *
-lwn_feed_get_refresh_base (const LwnFeed *feed)
-{
-  return feed->refresh_base;
 }
 
 guint

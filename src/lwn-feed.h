@@ -39,14 +39,12 @@ const char  *lwn_feed_item_get_summary_markup (LwnFeedItem *item);
 LwnFeed     *lwn_feed_new                  (const char *title,
                                             const char *link,
                                             guint       refresh_seconds,
-                                            GDateTime  *refresh_base,
                                             GPtrArray  *items);
 LwnFeed     *lwn_feed_ref                  (LwnFeed *feed);
 void         lwn_feed_unref                (LwnFeed *feed);
 const char  *lwn_feed_get_title            (const LwnFeed *feed);
 const char  *lwn_feed_get_link             (const LwnFeed *feed);
 guint        lwn_feed_get_refresh_seconds  (const LwnFeed *feed);
-GDateTime   *lwn_feed_get_refresh_base     (const LwnFeed *feed);
 guint        lwn_feed_get_n_items          (const LwnFeed *feed);
 LwnFeedItem *lwn_feed_get_item             (const LwnFeed *feed,
                                             guint          index);
