@@ -52,10 +52,27 @@ add_nullable_string (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
-static void
-add_item (JsonBuilder *builder,
-          LwnFeedItem *item)
+/* One member of the top-level object or one item, as indented JSON text. */
+static char *
+dup_json (JsonNode *node,
+          const char *indent)
 {
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  json_generator_set_root (generator, node);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  lines = g_strsplit (text, "\n", -1);
+  return g_strjoinv (indent, lines);
+}
+
+static char *
+dup_item_json (LwnFeedItem *item)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
   g_autofree char *summary = lwn_text_from_html (lwn_feed_item_get_description (item), LWN_CLI_SUMMARY_CHARS);
   g_autofree char *date = NULL;
   GDateTime *when = lwn_feed_item_get_date (item);
@@ -74,42 +91,79 @@ add_item (JsonBuilder *builder,
   json_builder_set_member_name (builder, "paywalled");
   json_builder_add_boolean_value (builder, lwn_feed_item_get_paywalled (item));
   json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  return dup_json (root, "\n    ");
+}
+
+static char *
+dup_string_json (const char *value)
+{
+  g_autoptr (JsonNode) node = json_node_new (JSON_NODE_NULL);
+
+  if (value != NULL)
+    json_node_init_string (node, value);
+  return dup_json (node, "");
+}
+
+/**
+ * lwn_cli_write_json:
+ * @feed: a feed
+ * @write: called with each piece of the output, in order; returns %FALSE to stop
+ * @user_data: data for @write
+ *
+ * Writes @feed as the JSON document of `--json` (`title`, `link` and
+ * `items`, each with `id`, `title`, `link`, `url`, `summary`, `date`,
+ * `author` and `paywalled`), one item at a time, so that a large feed is
+ * never held twice more in memory as a JSON tree and its text.
+ *
+ * Returns: %FALSE if @write stopped it
+ */
+gboolean
+lwn_cli_write_json (LwnFeed *feed,
+                    LwnCliWriteFunc write,
+                    gpointer user_data)
+{
+  g_autofree char *title = dup_string_json (lwn_feed_get_title (feed));
+  g_autofree char *link = dup_string_json (lwn_feed_get_link (feed));
+  g_autofree char *head = g_strdup_printf ("{\n  \"title\" : %s,\n  \"link\" : %s,\n  \"items\" : [", title, link);
+  guint n = lwn_feed_get_n_items (feed);
+
+  if (!write (head, user_data))
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *item = dup_item_json (lwn_feed_get_item (feed, i));
+
+      if (!write (i == 0 ? "\n    " : ",\n    ", user_data) || !write (item, user_data))
+        return FALSE;
+    }
+
+  return write (n > 0 ? "\n  ]\n}\n" : "]\n}\n", user_data);
+}
+
+static gboolean
+append_cb (const char *text,
+           gpointer user_data)
+{
+  g_string_append (user_data, text);
+  return TRUE;
 }
 
 /**
  * lwn_cli_render_json:
  * @feed: a feed
  *
- * Renders the feed as one JSON object:
- * `{"title", "link", "items": [{"id", "title", "link", "url", "summary",
- * "date", "author", "paywalled"}]}`, where "url" is null when the item has
- * no safe link and "date" is ISO 8601 or null.
- *
- * Returns: (transfer full): the JSON text, ending in a newline
+ * Returns: (transfer full): what lwn_cli_write_json() writes, as one string
  */
 char *
 lwn_cli_render_json (LwnFeed *feed)
 {
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *text = NULL;
+  GString *out = g_string_new (NULL);
 
-  json_builder_begin_object (builder);
-  add_nullable_string (builder, "title", lwn_feed_get_title (feed));
-  add_nullable_string (builder, "link", lwn_feed_get_link (feed));
-  json_builder_set_member_name (builder, "items");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < lwn_feed_get_n_items (feed); i++)
-    add_item (builder, lwn_feed_get_item (feed, i));
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  return g_strconcat (text, "\n", NULL);
+  lwn_cli_write_json (feed, append_cb, out);
+  return g_string_free (out, FALSE);
 }
 
 /* The error contract is one line on stderr, whatever a library put in the message. */
@@ -120,6 +174,13 @@ one_line (const char *text)
 
   g_strdelimit (flat, "\r\n\t", ' ');
   return lwn_text_strip_controls (flat);
+}
+
+static gboolean
+write_stdout_cb (const char *text,
+                 gpointer user_data)
+{
+  return fputs (text, stdout) != EOF;
 }
 
 /**
@@ -139,7 +200,7 @@ lwn_cli_run (LwnCliFormat format,
   LwnFetchRequest request = { .url = feed_url };
   g_autoptr (LwnFeed) feed = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *output = NULL;
+  gboolean written;
 
   if (!lwn_feed_load_sync (&request, &feed, NULL, NULL, &error))
     {
@@ -161,11 +222,15 @@ lwn_cli_run (LwnCliFormat format,
     }
 
   if (format == LWN_CLI_FORMAT_JSON)
-    output = lwn_cli_render_json (feed);
+    written = lwn_cli_write_json (feed, write_stdout_cb, NULL);
   else
-    output = lwn_cli_render_text (feed);
+    {
+      g_autofree char *output = lwn_cli_render_text (feed);
 
-  if (fputs (output, stdout) == EOF || fflush (stdout) != 0)
+      written = write_stdout_cb (output, NULL);
+    }
+
+  if (!written || fflush (stdout) != 0)
     {
       g_printerr (_ ("lwn-tray: could not write the output: %s\n"), g_strerror (errno));
       return 1;

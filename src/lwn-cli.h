@@ -17,9 +17,18 @@ typedef enum
 /* Characters of plain-text summary written by --json. */
 #define LWN_CLI_SUMMARY_CHARS 300
 
-char *lwn_cli_render_text (LwnFeed *feed);
-char *lwn_cli_render_json (LwnFeed *feed);
-int   lwn_cli_run         (LwnCliFormat format,
-                           const char  *feed_url);
+/* Takes each piece of the output in turn; FALSE stops the writing. */
+typedef gboolean (*LwnCliWriteFunc) (const char *text,
+                                     gpointer    user_data);
+
+/* clang-format off */
+char     *lwn_cli_render_text (LwnFeed         *feed);
+char     *lwn_cli_render_json (LwnFeed         *feed);
+gboolean  lwn_cli_write_json  (LwnFeed         *feed,
+                               LwnCliWriteFunc  write,
+                               gpointer         user_data);
+int       lwn_cli_run         (LwnCliFormat     format,
+                               const char      *feed_url);
+/* clang-format on */
 
 G_END_DECLS

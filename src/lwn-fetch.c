@@ -139,6 +139,20 @@ transfer_write_cb (char *data,
       return 0;
     }
 
+  /* Room for the whole body at once when its length is announced: growing by
+   * doubling would hold up to three times a large body during the copies. */
+  if (transfer->body->len == 0)
+    {
+      curl_off_t announced = -1;
+
+      if (curl_easy_getinfo (transfer->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK
+          && announced > 0 && (guint64) announced <= transfer->max_body_bytes)
+        {
+          g_byte_array_set_size (transfer->body, (guint) announced);
+          g_byte_array_set_size (transfer->body, 0);
+        }
+    }
+
   g_byte_array_append (transfer->body, (const guint8 *) data, (guint) length);
   return length;
 }
