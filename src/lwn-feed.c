@@ -170,6 +170,21 @@ lwn_feed_item_get_paywalled (const LwnFeedItem *item)
 }
 
 /**
+ * lwn_feed_item_is_security_list:
+ * @item: an item
+ *
+ * Returns: whether @item is one of LWN's daily lists of distributions'
+ *   security updates ("Security updates for Monday")
+ */
+gboolean
+lwn_feed_item_is_security_list (const LwnFeedItem *item)
+{
+  static const char prefix[] = "Security updates for ";
+
+  return g_ascii_strncasecmp (item->title, prefix, sizeof prefix - 1) == 0;
+}
+
+/**
  * lwn_feed_item_get_summary:
  * @item: an item
  *

@@ -32,6 +32,7 @@ const char  *lwn_feed_item_get_author      (const LwnFeedItem *item);
 const char  *lwn_feed_item_get_description (const LwnFeedItem *item);
 GDateTime   *lwn_feed_item_get_date        (const LwnFeedItem *item);
 gboolean     lwn_feed_item_get_paywalled   (const LwnFeedItem *item);
+gboolean     lwn_feed_item_is_security_list (const LwnFeedItem *item);
 const char  *lwn_feed_item_get_summary     (LwnFeedItem *item);
 const char  *lwn_feed_item_get_summary_markup (LwnFeedItem *item);
 

@@ -8,50 +8,8 @@
 
 #include <glib/gi18n.h>
 
-#include "lwn-feed-loader.h"
-#include "lwn-reader.h"
-#include "lwn-scheduler.h"
+#include "lwn-reader-private.h"
 #include "lwn-url.h"
-
-/* LWN posts one "Security updates for <weekday>" list each weekday. */
-#define SECURITY_LIST_PREFIX "Security updates for "
-
-struct _LwnReader
-{
-  GObject parent_instance;
-
-  LwnStore *store;
-  LwnScheduler *scheduler;
-  char *feed_url; /* as configured; the store knows where it moved */
-  gboolean notify;
-  gboolean notify_security_lists;
-
-  LwnFeed *feed; /* NULL until the first result */
-  GListStore *headlines;
-  GHashTable *headline_by_id; /* id → LwnHeadline*, owned by headlines */
-  guint n_unread;
-  GCancellable *cancellable; /* loads of the current feed URL */
-  gboolean started;
-  gboolean refreshing;
-  gboolean stopped; /* HTTP 410 */
-  char *error;
-  char *status;
-  gint64 last_request_us;    /* when the last request ended, monotonic; 0 for none */
-  gboolean manual;           /* the request under way (or waiting) was asked for by the person */
-  gboolean manual_unchanged; /* and the server said nothing changed */
-  guint manual_id;
-
-  /* Saving: one write at a time, later changes coalesced into the next one. */
-  GCancellable *save_cancellable;
-  gboolean saving;
-  gboolean save_wanted;
-  guint save_idle_id;
-  char *save_error;
-  GPtrArray *unannounced; /* items recorded as announced, not yet saved to disk */
-  gboolean unannounced_first_run;
-  GPtrArray *announcing; /* the items of the save in flight */
-  gboolean announcing_first_run;
-};
 
 G_DEFINE_FINAL_TYPE (LwnReader, lwn_reader, G_TYPE_OBJECT)
 
@@ -79,18 +37,16 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static void refresh (LwnReader *self);
-
-static const char *
-current_url (LwnReader *self)
+const char *
+lwn_reader_get_current_url (LwnReader *self)
 {
   const char *moved = lwn_store_get_moved_url (self->store, self->feed_url);
 
   return moved != NULL ? moved : self->feed_url;
 }
 
-static void
-emit_changed (LwnReader *self)
+void
+lwn_reader_emit_changed (LwnReader *self)
 {
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
@@ -144,9 +100,16 @@ compute_status (LwnReader *self)
   return NULL;
 }
 
-static void
-set_error (LwnReader *self,
-           const char *error)
+/* For the other parts of the reader: the state may have changed. */
+void
+lwn_reader_notify_state (LwnReader *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+void
+lwn_reader_set_error (LwnReader *self,
+                      const char *error)
 {
   if (g_strcmp0 (self->error, error) == 0)
     return;
@@ -157,8 +120,8 @@ set_error (LwnReader *self,
 }
 
 /* Recomputes the status line and tells the views that something changed. */
-static void
-update (LwnReader *self)
+void
+lwn_reader_update (LwnReader *self)
 {
   g_autofree char *status = compute_status (self);
 
@@ -168,12 +131,12 @@ update (LwnReader *self)
       self->status = g_steal_pointer (&status);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
     }
-  emit_changed (self);
+  lwn_reader_emit_changed (self);
 }
 
-static void
-set_refreshing (LwnReader *self,
-                gboolean refreshing)
+void
+lwn_reader_set_refreshing (LwnReader *self,
+                           gboolean refreshing)
 {
   if (self->refreshing == refreshing)
     return;
@@ -202,9 +165,9 @@ count_unread (LwnReader *self)
     }
 }
 
-static void
-show_feed (LwnReader *self,
-           LwnFeed *feed)
+void
+lwn_reader_show_feed (LwnReader *self,
+                      LwnFeed *feed)
 {
   LwnReaderState old_state = lwn_reader_get_state (self);
   guint n = lwn_feed_get_n_items (feed);
@@ -243,352 +206,11 @@ clear_feed (LwnReader *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
-/* Saving */
-
-static void start_save (LwnReader *self);
-
-static void
-announce (LwnReader *self,
-          GPtrArray *items,
-          gboolean first_run)
-{
-  g_autoptr (GPtrArray) wanted = NULL;
-
-  if (!self->notify || items->len == 0)
-    return;
-
-  wanted = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-  for (guint i = 0; i < items->len; i++)
-    {
-      LwnFeedItem *item = g_ptr_array_index (items, i);
-
-      if (self->notify_security_lists || !lwn_reader_is_security_list (item))
-        g_ptr_array_add (wanted, lwn_feed_item_ref (item));
-    }
-  if (wanted->len == 0)
-    return;
-
-  /* A first run announces the feed as a whole: one notification, not a flood. */
-  g_signal_emit (self, signals[SIGNAL_ANNOUNCE], 0, wanted,
-                 first_run ? 1u : (guint) LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
-}
-
-static void
-save_failed (LwnReader *self,
-             const GError *error)
-{
-  gboolean first = self->save_error == NULL;
-
-  g_free (self->save_error);
-  self->save_error = g_strdup (error->message);
-
-  /* Whatever this save was to record stays unannounced until a save works. */
-  g_ptr_array_extend_and_steal (self->unannounced, g_steal_pointer (&self->announcing));
-  self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-  self->unannounced_first_run |= self->announcing_first_run;
-  self->announcing_first_run = FALSE;
-
-  if (first)
-    {
-      g_warning ("Could not save what was read and announced: %s", error->message);
-      g_signal_emit (self, signals[SIGNAL_ALERT], 0, _ ("New headlines cannot be recorded"), error->message);
-    }
-  update (self);
-}
-
-static void
-save_cb (GObject *source,
-         GAsyncResult *result,
-         gpointer user_data)
-{
-  LwnReader *self;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) announced = NULL;
-  gboolean first_run;
-
-  if (!lwn_store_save_finish (LWN_STORE (source), result, &error)
-      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = user_data;
-  self->saving = FALSE;
-
-  if (error != NULL)
-    save_failed (self, error);
-  else
-    {
-      announced = g_steal_pointer (&self->announcing);
-      first_run = self->announcing_first_run;
-      self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-      self->announcing_first_run = FALSE;
-      if (self->save_error != NULL)
-        {
-          g_message ("The state can be saved again");
-          g_clear_pointer (&self->save_error, g_free);
-          update (self);
-        }
-      /* On disk now: a crash from here on loses a notification rather than
-       * repeating it at every start. */
-      announce (self, announced, first_run);
-    }
-
-  if (self->save_wanted)
-    start_save (self);
-}
-
-static void
-start_save (LwnReader *self)
-{
-  g_clear_handle_id (&self->save_idle_id, g_source_remove);
-  if (self->saving)
-    return;
-
-  self->save_wanted = FALSE;
-  self->saving = TRUE;
-  g_ptr_array_extend_and_steal (self->announcing, g_steal_pointer (&self->unannounced));
-  self->unannounced = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-  self->announcing_first_run |= self->unannounced_first_run;
-  self->unannounced_first_run = FALSE;
-
-  /* The reader outlives its saves: dispose cancels them. */
-  lwn_store_save_async (self->store, self->save_cancellable, save_cb, self);
-}
-
-static gboolean
-save_idle_cb (gpointer user_data)
-{
-  LwnReader *self = user_data;
-
-  self->save_idle_id = 0;
-  start_save (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Everything changed in one main-loop iteration (a click, Mark all as read,
- * a new feed) goes into one write, after the one in flight if there is one. */
-static void
-schedule_save (LwnReader *self)
-{
-  self->save_wanted = TRUE;
-  if (!self->saving && self->save_idle_id == 0)
-    self->save_idle_id = g_idle_add (save_idle_cb, self);
-}
-
-/* Loading */
-
-/* Marks the items never seen before as announced, in memory; they are
- * announced once a save has recorded that. */
-static void
-take_new_items (LwnReader *self,
-                LwnFeed *feed)
-{
-  gboolean first_run = !lwn_store_has_history (self->store);
-  guint n_new = 0;
-
-  for (guint i = 0; i < lwn_feed_get_n_items (feed); i++)
-    {
-      LwnFeedItem *item = lwn_feed_get_item (feed, i);
-
-      if (lwn_store_mark_announced (self->store, lwn_feed_item_get_id (item)))
-        {
-          g_ptr_array_add (self->unannounced, lwn_feed_item_ref (item));
-          n_new++;
-        }
-    }
-  if (n_new > 0)
-    self->unannounced_first_run |= first_run;
-}
-
-static void
-apply_success (LwnReader *self,
-               LwnFeed *feed,
-               LwnFetchResponse *response)
-{
-  const char *url = current_url (self);
-  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-  guint delay;
-
-  self->stopped = FALSE;
-  set_error (self, NULL);
-  lwn_store_set_last_success (self->store, now);
-
-  if (feed != NULL)
-    {
-      lwn_store_set_validators (self->store, url, lwn_fetch_response_get_etag (response),
-                                lwn_fetch_response_get_last_modified (response));
-      show_feed (self, feed);
-      take_new_items (self, feed);
-      schedule_save (self);
-    }
-  else if (self->feed == NULL)
-    /* 304 to a request without validators: a confused server; forget them
-     * anyway, so that the next poll cannot be conditional. */
-    lwn_store_set_validators (self->store, url, NULL, NULL);
-  else if (self->save_error != NULL || self->unannounced->len > 0)
-    /* A 304 changes only the time of success, not worth a write at every
-     * poll; but a save that failed is retried at each chance. */
-    schedule_save (self);
-
-  delay = lwn_scheduler_record_success (self->scheduler,
-                                        self->feed != NULL ? lwn_feed_get_refresh_seconds (self->feed) : 0,
-                                        lwn_fetch_response_get_max_age (response));
-  g_debug ("Refreshed %s; next in %u s", feed != NULL ? "with a new feed" : "(not modified)", delay);
-}
-
-static void
-apply_failure (LwnReader *self,
-               const GError *error,
-               LwnFetchResponse *response)
-{
-  guint status = response != NULL ? lwn_fetch_response_get_status (response) : 0;
-  LwnReaderState old_state = lwn_reader_get_state (self);
-
-  g_message ("Could not load %s: %s", current_url (self), error->message);
-  set_error (self, error->message);
-
-  if (status == 410)
-    {
-      self->stopped = TRUE;
-      lwn_scheduler_stop_polling (self->scheduler);
-    }
-  else
-    {
-      gint64 retry_after = (status == 429 || status == 503) ? lwn_fetch_response_get_retry_after (response) : -1;
-      guint delay = lwn_scheduler_record_failure (self->scheduler, retry_after);
-
-      g_debug ("Next attempt in %u s", delay);
-    }
-
-  if (self->save_error != NULL)
-    schedule_save (self);
-  if (lwn_reader_get_state (self) != old_state)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
-}
-
-static void
-load_cb (GObject *source,
-         GAsyncResult *result,
-         gpointer user_data)
-{
-  LwnReader *self;
-  g_autoptr (LwnFeed) feed = NULL;
-  g_autoptr (LwnFetchResponse) response = NULL;
-  g_autoptr (GError) error = NULL;
-  gboolean ok;
-
-  ok = lwn_feed_load_finish (result, &feed, &response, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = user_data;
-  set_refreshing (self, FALSE);
-  self->last_request_us = g_get_monotonic_time ();
-  self->manual_unchanged = self->manual && ok && feed == NULL;
-  self->manual = FALSE;
-
-  /* Before anything is stored: validators and the cache belong to the new address. */
-  if (response != NULL && lwn_fetch_response_get_moved_to_url (response) != NULL)
-    {
-      g_message ("The feed moved permanently to %s", lwn_fetch_response_get_moved_to_url (response));
-      lwn_store_set_moved_url (self->store, self->feed_url, lwn_fetch_response_get_moved_to_url (response));
-      schedule_save (self);
-    }
-
-  if (ok)
-    apply_success (self, feed, response);
-  else
-    apply_failure (self, error, response);
-  update (self);
-}
-
-static void
-refresh (LwnReader *self)
-{
-  const char *url = current_url (self);
-  g_autofree char *cache_path = lwn_store_dup_feed_cache_path (self->store, url);
-  LwnFetchRequest request = {
-    .url = url,
-    .etag = lwn_store_get_etag (self->store, url),
-    .last_modified = lwn_store_get_last_modified (self->store, url),
-  };
-
-  /* Never two at once: a timer or click during a refresh is already served. */
-  if (self->refreshing)
-    return;
-
-  /* Without something to show, a 304 would leave the views empty. */
-  if (self->feed == NULL)
-    request.etag = request.last_modified = NULL;
-
-  g_clear_handle_id (&self->manual_id, g_source_remove);
-  set_refreshing (self, TRUE);
-  g_debug ("Refreshing %s", url);
-  lwn_feed_load_async (&request, cache_path, self->cancellable, load_cb, self);
-  emit_changed (self);
-}
-
 static void
 scheduler_refresh_due_cb (LwnScheduler *scheduler,
                           LwnReader *self)
 {
-  refresh (self);
-}
-
-static void
-cache_parsed_cb (GObject *source,
-                 GAsyncResult *result,
-                 gpointer user_data)
-{
-  LwnReader *self;
-  g_autoptr (LwnFeed) feed = NULL;
-  g_autoptr (GError) error = NULL;
-
-  feed = lwn_feed_parse_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = user_data;
-  if (feed == NULL)
-    g_warning ("Ignoring the saved copy of the feed: %s", error->message);
-  else if (self->feed == NULL)
-    {
-      g_debug ("Showing %u saved headlines", lwn_feed_get_n_items (feed));
-      show_feed (self, feed);
-      update (self);
-    }
-}
-
-static void
-cache_read_cb (GObject *source,
-               GAsyncResult *result,
-               gpointer user_data)
-{
-  LwnReader *self;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) body = NULL;
-  g_autofree char *content_type = NULL;
-
-  body = lwn_store_load_feed_body_finish (LWN_STORE (source), result, &content_type, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = user_data;
-  if (body == NULL)
-    {
-      if (error != NULL)
-        g_warning ("Could not read the saved copy of the feed: %s", error->message);
-      return;
-    }
-
-  /* A network answer that came first is newer. */
-  if (self->feed == NULL)
-    lwn_feed_parse_async (body, content_type, current_url (self), self->cancellable, cache_parsed_cb, self);
-}
-
-static void
-load_cache (LwnReader *self)
-{
-  lwn_store_load_feed_body_async (self->store, current_url (self), self->cancellable, cache_read_cb, self);
+  lwn_reader_load_refresh (self);
 }
 
 static void
@@ -767,7 +389,7 @@ lwn_reader_start (LwnReader *self)
     return;
 
   self->started = TRUE;
-  load_cache (self);
+  lwn_reader_load_cache (self);
   lwn_scheduler_start (self->scheduler, 0);
 }
 
@@ -817,19 +439,19 @@ lwn_reader_set_feed_url (LwnReader *self,
   /* Cancel and replace: late results of the old feed must not land. */
   g_cancellable_cancel (self->cancellable);
   g_set_object (&self->cancellable, g_cancellable_new ());
-  set_refreshing (self, FALSE);
+  lwn_reader_set_refreshing (self, FALSE);
   self->stopped = FALSE;
   self->last_request_us = 0;
   self->manual = self->manual_unchanged = FALSE;
-  set_error (self, NULL);
+  lwn_reader_set_error (self, NULL);
   clear_feed (self);
   lwn_scheduler_resume_polling (self->scheduler);
-  update (self);
+  lwn_reader_update (self);
 
   if (self->started)
     {
-      load_cache (self);
-      refresh (self);
+      lwn_reader_load_cache (self);
+      lwn_reader_load_refresh (self);
     }
 }
 
@@ -899,7 +521,7 @@ manual_refresh_cb (gpointer user_data)
   self->manual_id = 0;
   /* The spinner has been on since the click; now the request is real. */
   self->refreshing = FALSE;
-  refresh (self);
+  lwn_reader_load_refresh (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -932,13 +554,13 @@ lwn_reader_refresh (LwnReader *self)
   wait = self->last_request_us == 0 ? 0 : self->last_request_us + gap - g_get_monotonic_time ();
   if (wait <= 0)
     {
-      refresh (self);
+      lwn_reader_load_refresh (self);
       return;
     }
 
   self->manual_id = g_timeout_add ((guint) (wait / 1000) + 1, manual_refresh_cb, self);
-  set_refreshing (self, TRUE);
-  emit_changed (self);
+  lwn_reader_set_refreshing (self, TRUE);
+  lwn_reader_emit_changed (self);
 }
 
 /**
@@ -953,7 +575,7 @@ lwn_reader_refresh_due (LwnReader *self)
   g_return_if_fail (LWN_IS_READER (self));
 
   if (self->started)
-    refresh (self);
+    lwn_reader_load_refresh (self);
 }
 
 /**
@@ -980,8 +602,8 @@ lwn_reader_mark_read (LwnReader *self,
   if (headline != NULL)
     lwn_headline_set_unread (headline, FALSE);
   count_unread (self);
-  schedule_save (self);
-  emit_changed (self);
+  lwn_reader_save_schedule (self);
+  lwn_reader_emit_changed (self);
 }
 
 /**
@@ -1042,8 +664,8 @@ lwn_reader_mark_all_read (LwnReader *self)
     return;
 
   count_unread (self);
-  schedule_save (self);
-  emit_changed (self);
+  lwn_reader_save_schedule (self);
+  lwn_reader_emit_changed (self);
 }
 
 LwnReaderState
@@ -1141,20 +763,12 @@ lwn_reader_get_feed (LwnReader *self)
 char *
 lwn_reader_dup_site_url (LwnReader *self)
 {
-  g_autoptr (GUri) uri = NULL;
-  const char *url;
-
   g_return_val_if_fail (LWN_IS_READER (self), NULL);
 
   if (self->feed != NULL && lwn_url_is_launchable (lwn_feed_get_link (self->feed)))
     return g_strdup (lwn_feed_get_link (self->feed));
 
-  url = current_url (self);
-  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
-  if (uri == NULL || !lwn_url_is_launchable (url))
-    return NULL;
-  return g_uri_join (G_URI_FLAGS_NONE, g_uri_get_scheme (uri), NULL, g_uri_get_host (uri),
-                     g_uri_get_port (uri), "/", NULL, NULL);
+  return lwn_url_dup_site_root (lwn_reader_get_current_url (self));
 }
 
 /**
@@ -1167,33 +781,15 @@ lwn_reader_dup_site_url (LwnReader *self)
 char *
 lwn_reader_dup_site_name (LwnReader *self)
 {
-  g_autoptr (GUri) uri = NULL;
-  const char *host;
+  g_autofree char *host = NULL;
 
   g_return_val_if_fail (LWN_IS_READER (self), NULL);
 
   if (self->feed != NULL && *lwn_feed_get_title (self->feed) != '\0')
     return g_strdup (lwn_feed_get_title (self->feed));
 
-  uri = g_uri_parse (current_url (self), G_URI_FLAGS_NONE, NULL);
-  host = uri != NULL ? g_uri_get_host (uri) : NULL;
-  if (host == NULL || *host == '\0' || g_ascii_strcasecmp (host, "lwn.net") == 0
-      || g_ascii_strcasecmp (host, "www.lwn.net") == 0)
+  host = lwn_url_dup_host (lwn_reader_get_current_url (self));
+  if (host == NULL || g_ascii_strcasecmp (host, "lwn.net") == 0 || g_ascii_strcasecmp (host, "www.lwn.net") == 0)
     return g_strdup ("LWN.net");
-  return g_strdup (host);
-}
-
-/**
- * lwn_reader_is_security_list:
- * @item: a feed item
- *
- * Returns: whether @item is one of LWN's daily lists of distributions'
- *   security updates ("Security updates for Monday")
- */
-gboolean
-lwn_reader_is_security_list (LwnFeedItem *item)
-{
-  const char *title = lwn_feed_item_get_title (item);
-
-  return g_ascii_strncasecmp (title, SECURITY_LIST_PREFIX, strlen (SECURITY_LIST_PREFIX)) == 0;
+  return g_steal_pointer (&host);
 }

@@ -59,7 +59,6 @@ guint          lwn_reader_get_n_unread         (LwnReader  *self);
 LwnFeed       *lwn_reader_get_feed             (LwnReader  *self);
 char          *lwn_reader_dup_site_url         (LwnReader  *self);
 char          *lwn_reader_dup_site_name        (LwnReader  *self);
-gboolean       lwn_reader_is_security_list     (LwnFeedItem *item);
 /* clang-format on */
 
 G_END_DECLS

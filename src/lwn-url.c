@@ -225,3 +225,41 @@ lwn_url_dup_article_url (const char *base,
 
   return g_uri_to_string (uri);
 }
+
+/**
+ * lwn_url_dup_site_root:
+ * @url: (nullable): an http(s) URL
+ *
+ * Returns: (transfer full) (nullable): the root of @url's server, e.g.
+ *   "https://lwn.net/" for "https://lwn.net/headlines/rss"; %NULL when @url
+ *   is not launchable
+ */
+char *
+lwn_url_dup_site_root (const char *url)
+{
+  g_autoptr (GUri) uri = NULL;
+
+  if (!lwn_url_is_launchable (url))
+    return NULL;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL)
+    return NULL;
+  return g_uri_join (G_URI_FLAGS_NONE, g_uri_get_scheme (uri), NULL, g_uri_get_host (uri), g_uri_get_port (uri),
+                     "/", NULL, NULL);
+}
+
+/**
+ * lwn_url_dup_host:
+ * @url: (nullable): a URL
+ *
+ * Returns: (transfer full) (nullable): its host, %NULL when it has none
+ */
+char *
+lwn_url_dup_host (const char *url)
+{
+  g_autoptr (GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+
+  return host != NULL && *host != '\0' ? g_strdup (host) : NULL;
+}

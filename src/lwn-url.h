@@ -11,5 +11,7 @@ char     *lwn_url_resolve          (const char *base,
 gboolean  lwn_url_is_launchable    (const char *url);
 char     *lwn_url_dup_article_url  (const char *base,
                                     const char *link);
+char     *lwn_url_dup_site_root    (const char *url);
+char     *lwn_url_dup_host         (const char *url);
 
 G_END_DECLS
