@@ -226,6 +226,10 @@ chmod 700 "$tmp/runtime"
 export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
 export XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_RUNTIME_DIR=$tmp/runtime
 export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 LC_ALL=C.UTF-8
+# The applet as `meson devenv` runs it from the build tree (icons/ and data/meson.build).
+GSETTINGS_SCHEMA_DIR=$(cd "$builddir" && pwd)/data
+XDG_DATA_DIRS=$PWD:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
+export GSETTINGS_SCHEMA_DIR XDG_DATA_DIRS
 unset G_MESSAGES_DEBUG SESSION_MANAGER
 
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &

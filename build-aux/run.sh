@@ -6,4 +6,11 @@ cd "$(dirname "$0")/.."
 
 sh build-aux/install-deps.sh
 sh build-aux/configure.sh build
+# What `meson devenv -C build` sets (icons/ and data/meson.build): the schema
+# compiled in the build tree and the icons of the source tree. Set here, since
+# meson devenv keeps the program as its child: a SIGTERM would reach meson
+# alone, and a Ctrl-C kills the applet a quarter of a second later, shut down
+# or not.
+export GSETTINGS_SCHEMA_DIR="$PWD/build/data"
+export XDG_DATA_DIRS="$PWD:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
 exec build/src/lwn-tray "$@"

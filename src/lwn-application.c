@@ -51,12 +51,43 @@ struct _LwnApplication
 
 G_DEFINE_FINAL_TYPE (LwnApplication, lwn_application, GTK_TYPE_APPLICATION)
 
-static gboolean
-running_uninstalled (void)
+/* The command for the autostart entry: NULL (lwn-tray from PATH) for the
+ * installed program, else this very binary, such as one in a build folder. */
+static char *
+dup_autostart_command (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
 
-  return exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/");
+  if (dir == NULL || g_str_equal (dir, BINDIR))
+    return NULL;
+  /* Linux names a binary replaced since it started "PATH (deleted)"; the new one is meant. */
+  if (g_str_has_suffix (exe, " (deleted)"))
+    exe[strlen (exe) - strlen (" (deleted)")] = '\0';
+  return g_steal_pointer (&exe);
+}
+
+/* The tray host is another process, with data folders of its own: it finds
+ * icons that are not installed only through the item's IconThemePath. The
+ * first of our data folders that holds our icons says where they come from:
+ * the install prefix, whose icons the host's theme has already, or a folder
+ * that XDG_DATA_DIRS adds (meson devenv, the tests), which the host must be
+ * told. Read from the data folders, rather than from a variable of our own,
+ * this serves any way of running uninstalled. */
+static char *
+dup_icon_theme_path (void)
+{
+  const char *const *dirs = g_get_system_data_dirs ();
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *dir = g_canonicalize_filename (dirs[i], "/");
+      g_autofree char *icon = g_build_filename (dir, "icons", "hicolor", "scalable", "apps", APP_ID ".svg", NULL);
+
+      if (g_file_test (icon, G_FILE_TEST_IS_REGULAR))
+        return g_str_equal (dir, DATADIR) ? NULL : g_build_filename (dir, "icons", NULL);
+    }
+  return NULL;
 }
 
 static void
@@ -215,8 +246,7 @@ autostart_change_state (GSimpleAction *action,
 {
   LwnApplication *self = user_data;
   g_autoptr (GError) error = NULL;
-  /* Run from the build tree, start that binary; installed, the one on PATH. */
-  g_autofree char *exe = running_uninstalled () ? g_file_read_link ("/proc/self/exe", NULL) : NULL;
+  g_autofree char *exe = dup_autostart_command ();
 
   if (!lwn_autostart_set_enabled (exe, g_variant_get_boolean (state), &error))
     {
@@ -457,14 +487,9 @@ apply_settings (LwnApplication *self)
 static GSettings *
 open_settings (void)
 {
+  /* Uninstalled, GSETTINGS_SCHEMA_DIR adds the schema compiled in the build folder. */
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchemaSource) uninstalled = NULL;
   g_autoptr (GSettingsSchema) schema = NULL;
-
-  if (running_uninstalled ())
-    uninstalled = g_settings_schema_source_new_from_directory (BUILD_ROOT "/data", source, FALSE, NULL);
-  if (uninstalled != NULL)
-    source = uninstalled;
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
@@ -491,8 +516,7 @@ lwn_application_startup (GApplication *application)
   LwnApplication *self = LWN_APPLICATION (application);
   g_autoptr (GError) error = NULL;
   g_autofree char *feed_url = NULL;
-  /* Run from the build tree, the icons are in the source tree, not installed. */
-  const char *icons = running_uninstalled () ? SOURCE_ICONS_DIR : NULL;
+  g_autofree char *icons = dup_icon_theme_path ();
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->startup (application);
 
