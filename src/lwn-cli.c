@@ -10,7 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lwn-cli.h"
-#include "lwn-feed-loader.h"
+#include "lwn-feed-load.h"
 #include "lwn-text.h"
 
 /**

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Turns a fetched body into an LwnFeed: picks the format and hands the document to it. */
+/* Turns a fetched body into an LwnFeed, here or in a worker thread: picks the format and hands the document to it. */
 
 #include "config.h"
 
@@ -286,4 +286,93 @@ lwn_feed_parse (GBytes *body,
     return lwn_feed_parser_parse_json (body, document_url, error);
 
   return parse_xml (body, media_type, charset, document_url, error);
+}
+
+typedef struct
+{
+  GBytes *body;
+  char *content_type;
+  char *document_url;
+} ParseData;
+
+static char parse_source_tag;
+
+static void
+parse_data_free (ParseData *data)
+{
+  g_bytes_unref (data->body);
+  g_free (data->content_type);
+  g_free (data->document_url);
+  g_free (data);
+}
+
+static void
+parse_thread (GTask *task,
+              gpointer source_object,
+              gpointer task_data,
+              GCancellable *cancellable)
+{
+  ParseData *data = task_data;
+  GError *error = NULL;
+  LwnFeed *feed;
+
+  feed = lwn_feed_parse (data->body, data->content_type, data->document_url, &error);
+  if (feed != NULL)
+    lwn_feed_prepare_display (feed);
+  if (feed != NULL)
+    g_task_return_pointer (task, feed, (GDestroyNotify) lwn_feed_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * lwn_feed_parse_async:
+ * @body: a feed document, e.g. the cached copy of the last good response
+ * @content_type: (nullable): its Content-Type
+ * @document_url: (nullable): the URL it came from, for relative links
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called on the caller's thread-default main context
+ * @user_data: data for @callback
+ *
+ * Runs lwn_feed_parse() in a worker thread.
+ */
+void
+lwn_feed_parse_async (GBytes *body,
+                      const char *content_type,
+                      const char *document_url,
+                      GCancellable *cancellable,
+                      GAsyncReadyCallback callback,
+                      gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ParseData *data;
+
+  g_return_if_fail (body != NULL);
+
+  data = g_new0 (ParseData, 1);
+  data->body = g_bytes_ref (body);
+  data->content_type = g_strdup (content_type);
+  data->document_url = g_strdup (document_url);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &parse_source_tag);
+  g_task_set_task_data (task, data, (GDestroyNotify) parse_data_free);
+  g_task_run_in_thread (task, parse_thread);
+}
+
+/**
+ * lwn_feed_parse_finish:
+ * @result: the #GAsyncResult passed to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the feed, or %NULL with @error set
+ */
+LwnFeed *
+lwn_feed_parse_finish (GAsyncResult *result,
+                       GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &parse_source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -2,7 +2,7 @@
 /* Turns a fetched body (RSS 0.9x/1.0/2.0, Atom 0.3/1.0 or JSON Feed 1.0/1.1) into an LwnFeed. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "lwn-feed.h"
 
@@ -24,5 +24,14 @@ LwnFeed *lwn_feed_parse        (GBytes      *body,
                                 const char  *content_type,
                                 const char  *document_url,
                                 GError     **error);
+
+void     lwn_feed_parse_async  (GBytes                *body,
+                                const char            *content_type,
+                                const char            *document_url,
+                                GCancellable          *cancellable,
+                                GAsyncReadyCallback    callback,
+                                gpointer               user_data);
+LwnFeed *lwn_feed_parse_finish (GAsyncResult          *result,
+                                GError               **error);
 
 G_END_DECLS

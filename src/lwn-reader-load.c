@@ -4,7 +4,8 @@
 
 #include "config.h"
 
-#include "lwn-feed-loader.h"
+#include "lwn-feed-load.h"
+#include "lwn-feed-parser.h"
 #include "lwn-reader-private.h"
 
 static void

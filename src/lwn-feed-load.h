@@ -24,13 +24,4 @@ gboolean lwn_feed_load_finish (GAsyncResult           *result,
                                LwnFetchResponse      **out_response,
                                GError                **error);
 
-void     lwn_feed_parse_async  (GBytes                *body,
-                                const char            *content_type,
-                                const char            *document_url,
-                                GCancellable          *cancellable,
-                                GAsyncReadyCallback    callback,
-                                gpointer               user_data);
-LwnFeed *lwn_feed_parse_finish (GAsyncResult          *result,
-                                GError               **error);
-
 G_END_DECLS
