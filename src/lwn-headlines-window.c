@@ -293,7 +293,10 @@ restore_size (LwnHeadlinesWindow *self)
   self->width = g_settings_get_int (self->settings, "headlines-window-width");
   self->height = g_settings_get_int (self->settings, "headlines-window-height");
   self->maximized = g_settings_get_boolean (self->settings, "headlines-window-maximized");
-  gtk_window_set_default_size (GTK_WINDOW (self), self->width, self->height);
+  /* -1, never saved, keeps the template's size: the natural size of a
+   * scrolled list is a few lines high. */
+  if (self->width > 0 && self->height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), self->width, self->height);
   if (self->maximized)
     gtk_window_maximize (GTK_WINDOW (self));
 }
