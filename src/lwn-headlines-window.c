@@ -4,6 +4,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "lwn-headlines-window.h"
@@ -14,6 +16,17 @@
  * 1,000-item feed must not hold the main loop while its rows are built. */
 #define FIRST_ROWS 40
 #define ROWS_PER_CHUNK 25
+
+/* What lwn_text_markup_from_html() puts at the start of every line of a
+ * block quote, once per level: "▎ ". A label marks only the first line of a
+ * wrapped paragraph with it, so the window draws quotes as blocks instead. */
+#define QUOTE_PREFIX "\xe2\x96\x8e "
+
+/* A rule between headlines, and a rule beside quotes; currentColor keeps
+ * both visible in dark themes and high contrast. */
+static const char window_css[] = ".lwn-headlines > row { border-bottom: 1px solid alpha(currentColor, 0.12); }\n"
+                                 ".lwn-quote { border-left: 3px solid alpha(currentColor, 0.3);"
+                                 " padding-left: 10px; }\n";
 
 struct _LwnHeadlinesWindow
 {
@@ -123,6 +136,141 @@ new_label (const char *style_class)
   return label;
 }
 
+static void
+add_summary_block (LwnHeadlinesWindow *self,
+                   GtkContainer *box,
+                   guint depth,
+                   gboolean new_paragraph,
+                   const char *markup)
+{
+  GtkWidget *label = new_label (NULL);
+  GtkWidget *child = label;
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_track_visited_links (GTK_LABEL (label), FALSE);
+  g_signal_connect_object (label, "activate-link", G_CALLBACK (summary_activate_link_cb), self, 0);
+
+  /* A box per level, so that a quote in a quote has a rule of its own. */
+  for (guint i = 0; i < depth; i++)
+    {
+      GtkWidget *quote = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+      gtk_style_context_add_class (gtk_widget_get_style_context (quote), "lwn-quote");
+      gtk_container_add (GTK_CONTAINER (quote), child);
+      gtk_widget_show (quote);
+      child = quote;
+    }
+  /* About the blank line that sets paragraphs apart inside a label. */
+  if (new_paragraph)
+    gtk_widget_set_margin_top (child, 12);
+  gtk_container_add (box, child);
+}
+
+typedef struct
+{
+  guint depth;
+  gboolean new_paragraph;
+  char *markup;
+} SummaryBlock;
+
+static void
+summary_block_clear (SummaryBlock *block)
+{
+  g_free (block->markup);
+}
+
+/* Whether @markup is well-formed on its own; the tags are the converter's,
+ * and pango_parse_markup() would refuse the links a GtkLabel takes out first. */
+static gboolean
+is_well_formed (const char *markup)
+{
+  const GMarkupParser parser = { 0 };
+  g_autoptr (GMarkupParseContext) context = g_markup_parse_context_new (&parser, G_MARKUP_DEFAULT_FLAGS, NULL, NULL);
+
+  return g_markup_parse_context_parse (context, "<markup>", -1, NULL)
+         && g_markup_parse_context_parse (context, markup, -1, NULL)
+         && g_markup_parse_context_parse (context, "</markup>", -1, NULL)
+         && g_markup_parse_context_end_parse (context, NULL);
+}
+
+/* Splits the summary into blocks: the running text, and each block quote by
+ * its depth, without its line markers. Returns FALSE if a block is not
+ * markup of its own, which lwn_text_markup_from_html() rules out by closing
+ * every tag before a line break. */
+static gboolean
+split_summary (const char *summary,
+               GArray *blocks)
+{
+  g_auto (GStrv) lines = g_strsplit (summary, "\n", -1);
+  g_autoptr (GString) text = g_string_new (NULL);
+  SummaryBlock block = { 0 };
+  gboolean blank = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      guint depth = 0;
+
+      if (*line == '\0')
+        {
+          blank = text->len > 0;
+          continue;
+        }
+      while (g_str_has_prefix (line, QUOTE_PREFIX))
+        {
+          line += strlen (QUOTE_PREFIX);
+          depth++;
+        }
+
+      if (text->len > 0 && depth != block.depth)
+        {
+          block.markup = g_strdup (text->str);
+          g_array_append_val (blocks, block);
+          g_string_truncate (text, 0);
+          block.new_paragraph = blank;
+        }
+      else if (text->len > 0)
+        g_string_append (text, blank ? "\n\n" : "\n");
+      g_string_append (text, line);
+      block.depth = depth;
+      blank = FALSE;
+    }
+  if (text->len > 0)
+    {
+      block.markup = g_strdup (text->str);
+      g_array_append_val (blocks, block);
+    }
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      if (!is_well_formed (g_array_index (blocks, SummaryBlock, i).markup))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_summary (LwnHeadlinesWindow *self,
+             GtkContainer *box,
+             const char *summary)
+{
+  g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (SummaryBlock));
+
+  g_array_set_clear_func (blocks, (GDestroyNotify) summary_block_clear);
+  if (strstr (summary, QUOTE_PREFIX) == NULL || !split_summary (summary, blocks))
+    {
+      add_summary_block (self, box, 0, FALSE, summary);
+      return;
+    }
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      SummaryBlock *block = &g_array_index (blocks, SummaryBlock, i);
+
+      add_summary_block (self, box, block->depth, block->new_paragraph, block->markup);
+    }
+}
+
 static GtkWidget *
 create_row_cb (gpointer item,
                gpointer user_data)
@@ -147,14 +295,7 @@ create_row_cb (gpointer item,
   gtk_container_add (GTK_CONTAINER (box), details_label);
 
   if (*summary != '\0')
-    {
-      GtkWidget *summary_label = new_label (NULL);
-
-      gtk_label_set_markup (GTK_LABEL (summary_label), summary);
-      gtk_label_set_track_visited_links (GTK_LABEL (summary_label), FALSE);
-      g_signal_connect_object (summary_label, "activate-link", G_CALLBACK (summary_activate_link_cb), self, 0);
-      gtk_container_add (GTK_CONTAINER (box), summary_label);
-    }
+    add_summary (self, GTK_CONTAINER (box), summary);
 
   gtk_container_add (GTK_CONTAINER (row), box);
   gtk_widget_show (box);
@@ -293,7 +434,10 @@ restore_size (LwnHeadlinesWindow *self)
   self->width = g_settings_get_int (self->settings, "headlines-window-width");
   self->height = g_settings_get_int (self->settings, "headlines-window-height");
   self->maximized = g_settings_get_boolean (self->settings, "headlines-window-maximized");
-  gtk_window_set_default_size (GTK_WINDOW (self), self->width, self->height);
+  /* -1, never saved, keeps the template's size: the natural size of a
+   * scrolled list is a few lines high. */
+  if (self->width > 0 && self->height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), self->width, self->height);
   if (self->maximized)
     gtk_window_maximize (GTK_WINDOW (self));
 }
@@ -386,6 +530,24 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, list_box);
 }
 
+/* For the whole screen, once: the rules name only this window's own style
+ * classes, and a provider on a widget would not reach its rows. */
+static void
+add_window_css (GtkWidget *widget)
+{
+  GdkScreen *screen = gtk_widget_get_screen (widget);
+  g_autoptr (GtkCssProvider) provider = NULL;
+
+  if (g_object_get_data (G_OBJECT (screen), "lwn-headlines-css") != NULL)
+    return;
+
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, window_css, -1, NULL);
+  gtk_style_context_add_provider_for_screen (screen, GTK_STYLE_PROVIDER (provider),
+                                             GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data (G_OBJECT (screen), "lwn-headlines-css", GINT_TO_POINTER (TRUE));
+}
+
 static void
 lwn_headlines_window_init (LwnHeadlinesWindow *self)
 {
@@ -395,6 +557,7 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
   GtkWidget *placeholder;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  add_window_css (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 
   /* Screen readers announce these when they appear. */

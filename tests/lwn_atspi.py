@@ -30,6 +30,8 @@ ACCESSIBLE = "org.a11y.atspi.Accessible"
 ACTION = "org.a11y.atspi.Action"
 COMPONENT = "org.a11y.atspi.Component"
 EDITABLE_TEXT = "org.a11y.atspi.EditableText"
+HYPERLINK = "org.a11y.atspi.Hyperlink"
+HYPERTEXT = "org.a11y.atspi.Hypertext"
 SELECTION = "org.a11y.atspi.Selection"
 TEXT = "org.a11y.atspi.Text"
 VALUE = "org.a11y.atspi.Value"
@@ -61,6 +63,7 @@ KEYSYMS = {
     "Up": 0xFF52,
     "Down": 0xFF54,
     "space": 0x0020,
+    "r": 0x0072,
     "w": 0x0077,
 }
 MODIFIERS = {"Shift": 1 << 0, "Control": 1 << 2, "Alt": 1 << 3}
@@ -413,6 +416,19 @@ class Accessible:
         (done,) = self.call(EDITABLE_TEXT, "SetTextContents", GLib.Variant("(s)", (text,)), "(b)")
         return done
 
+    # org.a11y.atspi.Hypertext
+
+    def links(self):
+        """The links in this object's text, such as a GtkLabel's <a> elements, in order."""
+        (count,) = self.call(HYPERTEXT, "GetNLinks", None, "(i)")
+        links = []
+        for index in range(count):
+            (pair,) = self.call(HYPERTEXT, "GetLink", GLib.Variant("(i)", (index,)), "((so))")
+            link = self._ref(pair)
+            if link is not None:
+                links.append(Hyperlink(self.bus, link.bus_name, link.path))
+        return links
+
     # org.a11y.atspi.Selection
 
     def select_child(self, index):
@@ -433,6 +449,48 @@ class Accessible:
         """(x, y, width, height) on the screen."""
         (box,) = self.call(COMPONENT, "GetExtents", GLib.Variant("(u)", (0,)), "((iiii))")
         return box
+
+
+class Hyperlink:
+    """A link inside an object's text, from Hypertext.GetLink: not an accessible object
+    of its own, but it has a target and an action that follows it."""
+
+    def __init__(self, bus, bus_name, path):
+        self.bus = bus
+        self.bus_name = bus_name
+        self.path = path
+
+    def __repr__(self):
+        try:
+            return "<link %r %d-%d>" % (self.uri, self.start, self.end)
+        except GLib.Error:
+            return "<gone link %s%s>" % (self.bus_name, self.path)
+
+    def call(self, interface, method, args=None, reply=None):
+        return self.bus.call(self.bus_name, self.path, interface, method, args, reply)
+
+    def get(self, interface, prop):
+        (value,) = self.call("org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (interface, prop)), "(v)")
+        return value
+
+    @property
+    def uri(self):
+        (uri,) = self.call(HYPERLINK, "GetURI", GLib.Variant("(i)", (0,)), "(s)")
+        return uri
+
+    @property
+    def start(self):
+        """Where the link's text starts in its object's Text, in characters."""
+        return self.get(HYPERLINK, "StartIndex")
+
+    @property
+    def end(self):
+        return self.get(HYPERLINK, "EndIndex")
+
+    def activate(self):
+        """Follows the link as a screen reader does: its first action. GTK names it ""."""
+        (done,) = self.call(ACTION, "DoAction", GLib.Variant("(i)", (0,)), "(b)")
+        return done
 
 
 class Scenario(e2e.Scenario):

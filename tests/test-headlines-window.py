@@ -1,0 +1,305 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Drives lwn-tray's headlines window through the accessibility bus, as a screen reader
+user would: opened from the tray menu and by a second `lwn-tray --show`, rows named and
+described after the feed, a row and a summary link each opening exactly their own
+address, no javascript: link, the loading and error pages with Retry, the keyboard
+(arrows, Return, Ctrl+R, Escape, Ctrl+W), and a name on every control."""
+
+import os
+import sys
+import time
+
+import lwn_atspi as atspi
+import lwn_e2e as e2e
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
+Role = atspi.Role
+SHOW_HEADLINES = "Show Headlines" + e2e.ELLIPSIS
+LOADING = "Loading headlines" + e2e.ELLIPSIS
+UNREAD = ", unread"
+HEADER_BUTTONS = {
+    (int(Role.PUSH_BUTTON), "Refresh"),
+    (int(Role.PUSH_BUTTON), "Mark All as Read"),
+    (int(Role.TOGGLE_BUTTON), "Main Menu"),
+}
+CONTROL_ROLES = {int(role) for role in atspi.INTERACTIVE_ROLES}
+
+# Long enough for a stray launch or a second window to show up.
+SETTLE = 1.0
+
+
+def hours_ago(hours):
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - hours * 3600))
+
+
+def plain_items(count, first):
+    return [e2e.headline(first + index, "Plain headline %d" % (first + index)) for index in range(count)]
+
+
+def headline_labels(entries):
+    return [entry["label"] for entry in e2e.split_menu(entries)[0]]
+
+
+def wait_menu_headlines(menu, labels, what):
+    return menu.wait(lambda entries: headline_labels(entries) == labels, what)
+
+
+# The window on the accessibility bus --------------------------------------
+
+
+def headlines_windows(app):
+    """The application's headlines windows: frames with Mark All as Read in their
+    header bar. GtkStack shows only its visible page to AT-SPI, so the list of
+    headlines is no mark of the window while it loads or failed."""
+    return [
+        node
+        for node in app.children()
+        if node.role == int(Role.FRAME) and node.find_all(role=Role.PUSH_BUTTON, name="Mark All as Read")
+    ]
+
+
+def wait_window(app, what="the headlines window"):
+    return atspi.wait_for(lambda: [w for w in headlines_windows(app) if w.showing], what)[0]
+
+
+def list_box(window):
+    """The list of headlines when it shows, else None."""
+    found = window.find_all(role=Role.LIST_BOX, name="Headlines", showing_only=True)
+    return found[0] if found else None
+
+
+def rows(window):
+    box = list_box(window)
+    return [node for node in box.children() if node.role == int(Role.LIST_ITEM)] if box else []
+
+
+def row_names(window):
+    return [row.name for row in rows(window)]
+
+
+def wait_row_names(window, names, what):
+    return atspi.wait_for(lambda: row_names(window) == names, what)
+
+
+def row_named(window, title):
+    for row in rows(window):
+        if row.name in (title, title + UNREAD):
+            return row
+    raise LookupError("no row for %r among %r" % (title, row_names(window)))
+
+
+def labels(node):
+    return node.find_all(role=Role.LABEL)
+
+
+def links(node):
+    """Every link in the labels under node, as atspi.Hyperlink objects."""
+    return [link for label in labels(node) for link in label.links()]
+
+
+def assert_controls_named(window, expected):
+    """Every control on screen has a name, and those in expected (role, name) are there."""
+    controls = [node for node in window.walk(showing_only=True) if node.role in CONTROL_ROLES]
+    for node in controls:
+        assert node.name.strip(), "a nameless control: %r in %r" % (node, node.parent)
+    present = {(node.role, node.name) for node in controls}
+    missing = set(expected) - present
+    assert not missing, "missing %r among %r" % (missing, controls)
+
+
+def focus_row(tracker, row):
+    """Gives a row the keyboard focus the way a screen reader does, which also raises
+    its window; GTK 3's list rows have no action of their own."""
+    assert row.grab_focus(), row
+    return tracker.wait_focus(lambda node: node == row, "the focus on %r" % row)
+
+
+# Scenarios -----------------------------------------------------------------
+
+
+def test_rows_and_links(s):
+    """Show Headlines… opens the window; its rows carry the feed's titles in order,
+    described by age, author and summary; a summary link opens exactly that link and
+    leaves the headline unread; javascript: is no link; Return on a row opens its full
+    article, rewritten from the old /rss form, and marks it read in the window and
+    the menu."""
+    old = e2e.headline(952001, "An old-style headline", old_style=True, creator="Jonathan Corbet", date=hours_ago(2.5))
+    linked = e2e.headline(
+        952002,
+        "A headline with links",
+        summary='<p>Read <a href="https://example.org/thread">the thread</a> or'
+        ' <a href="javascript:alert(1)">run this</a>.</p>'
+        '<blockquote>A quote with <a href="https://example.org/quoted">a link</a>.</blockquote>',
+        creator="Jake Edge",
+        date=hours_ago(30),
+    )
+    items = [old, linked] + plain_items(3, 952003)
+    s.server.set_items(items)
+    applet = s.start()
+    menu = applet.menu()
+    wait_menu_headlines(menu, [e2e.BULLET + item["title"] for item in items], "the headlines in the menu")
+    app = s.application(applet)
+
+    menu.click(SHOW_HEADLINES)
+    window = wait_window(app)
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows named after the feed, unread")
+    assert_controls_named(window, HEADER_BUTTONS)
+
+    old_row, linked_row = rows(window)[:2]
+    assert old_row.description == "2 hours ago · Jonathan Corbet. Summary of article 952001 & more.", (
+        old_row.description
+    )
+    described = linked_row.description
+    assert described.startswith("yesterday · Jake Edge. Read the thread or run this."), described
+    assert "A quote with a link." in described, described
+
+    # The summary's links, the quoted one as well; javascript: is shown as text only.
+    found = links(linked_row)
+    assert [link.uri for link in found] == ["https://example.org/thread", "https://example.org/quoted"], found
+    assert not [link for link in links(window) if link.uri.lower().startswith("javascript")], links(window)
+    texts = [label.text for label in labels(linked_row)]
+    assert any("run this" in text for text in texts), texts
+
+    assert found[0].activate()
+    assert s.recorder.wait_count(1) == ["https://example.org/thread"], s.recorder.urls()
+    time.sleep(SETTLE)
+    assert s.recorder.urls() == ["https://example.org/thread"], "a link click opened more: %r" % s.recorder.urls()
+    assert linked_row.name == linked["title"] + UNREAD, linked_row.name
+    assert e2e.BULLET + linked["title"] in menu.labels(), menu.labels()
+
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_row(tracker, old_row)
+    s.a11y.key("Return")
+    article = "https://lwn.net/Articles/952001/"
+    assert s.recorder.wait_count(2) == ["https://example.org/thread", article], s.recorder.urls()
+    atspi.wait_for(lambda: old_row.name == old["title"], "the row no longer unread")
+    wait_menu_headlines(
+        menu,
+        [old["title"]] + [e2e.BULLET + item["title"] for item in items[1:]],
+        "the opened headline read in the menu",
+    )
+    time.sleep(SETTLE)
+    assert s.recorder.urls() == ["https://example.org/thread", article], s.recorder.urls()
+    tracker.close()
+    applet.assert_alive()
+
+
+def test_loading_show_and_keyboard(s):
+    """A second start with --show presents the window in the running instance and exits
+    0, while the feed is held the loading page shows, then the rows; another --show
+    opens no second window. The arrows move between rows, Ctrl+R refreshes, Escape and
+    Ctrl+W close."""
+    items = plain_items(4, 953001)
+    s.server.set_items(items)
+    s.server.hold()
+    applet = s.start()
+    s.server.wait_requests(1)
+    app = s.application(applet)
+
+    show = s.launch("--show")
+    assert show.wait_exit() == 0, show.log()
+    window = wait_window(app, "the window from --show")
+    loading = window.find(role=Role.NOTIFICATION, name=LOADING, showing_only=True)
+    assert loading.find_all(role=Role.ANIMATION, name=LOADING, showing_only=True), "no spinner in %r" % (
+        loading.children()
+    )
+    assert loading.find_all(role=Role.LABEL, name=LOADING, showing_only=True), loading.children()
+    assert list_box(window) is None, "the list shows while loading"
+    assert_controls_named(window, HEADER_BUTTONS)
+
+    s.server.release()
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows after the feed arrived")
+    atspi.wait_for(
+        lambda: not window.find_all(role=Role.NOTIFICATION, showing_only=True), "the loading page gone from the window"
+    )
+
+    again = s.launch("--show")
+    assert again.wait_exit() == 0, again.log()
+    time.sleep(SETTLE)
+    assert len(headlines_windows(app)) == 1, headlines_windows(app)
+
+    tracker = atspi.FocusTracker(s.a11y)
+    all_rows = rows(window)
+    focus_row(tracker, all_rows[0])
+    atspi.wait_for(lambda: window.has_state(atspi.State.ACTIVE), "the window active")
+    for key, expected in (("Down", 1), ("Down", 2), ("Up", 1), ("Up", 0)):
+        s.a11y.key(key)
+        tracker.wait_focus(lambda node: node == all_rows[expected], "%s to focus row %d" % (key, expected))
+
+    before = s.server.count()
+    s.a11y.key("r", ("Control",))
+    s.server.wait_requests(before + 1)
+
+    s.a11y.key("Escape")
+    atspi.wait_for(lambda: not headlines_windows(app), "Escape to close the window")
+
+    reopen = s.launch("--show")
+    assert reopen.wait_exit() == 0, reopen.log()
+    window = wait_window(app, "the window from --show once more")
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows at once")
+    focus_row(tracker, rows(window)[0])
+    s.a11y.key("w", ("Control",))
+    atspi.wait_for(lambda: not headlines_windows(app), "Ctrl+W to close the window")
+    assert s.recorder.urls() == [], s.recorder.urls()
+    tracker.close()
+    applet.assert_alive()
+
+
+def test_error_and_retry(s):
+    """With nothing listening the window shows an alert with the reason as its
+    description and a named Retry button; once a server listens there, Retry brings
+    the rows."""
+    port = e2e.free_port()
+    url = "http://127.0.0.1:%d%s" % (port, e2e.FEED_PATH)
+    applet = s.start("--show", feed_url=url)
+    menu = applet.menu()
+    app = s.application(applet)
+    window = wait_window(app)
+
+    alert = atspi.wait_for(
+        lambda: window.find(role=Role.ALERT, name="Could not load headlines", showing_only=True),
+        "the error page",
+    )
+    reason = alert.description
+    assert str(port) in reason, reason
+    assert alert.find_all(role=Role.LABEL, name=reason, showing_only=True), alert.children()
+    menu.wait(
+        lambda entries: "Could not load headlines: " + reason in [entry["label"] for entry in entries],
+        "the same reason in the menu",
+    )
+    retry = window.find(role=Role.PUSH_BUTTON, name="Retry", showing_only=True)
+    assert retry.sensitive, retry
+    assert_controls_named(window, HEADER_BUTTONS | {(int(Role.PUSH_BUTTON), "Retry")})
+
+    server = e2e.FeedServer(port=port)
+    try:
+        items = plain_items(3, 954001)
+        server.set_items(items)
+        assert retry.do_action("Click")
+        server.wait_answered(1)
+        wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows after Retry")
+        atspi.wait_for(lambda: not window.find_all(role=Role.ALERT, showing_only=True), "the error page gone")
+    finally:
+        server.close()
+    applet.assert_alive()
+
+
+TESTS = [
+    ("rows named and described; a summary link and a row each open their own URL", test_rows_and_links),
+    ("--show presents one window; loading page; arrows, Ctrl+R, Escape, Ctrl+W", test_loading_show_and_keyboard),
+    ("the error page has its reason and Retry, which loads the rows", test_error_and_retry),
+]
+
+
+def main():
+    if not BINARY or not os.access(BINARY, os.X_OK):
+        print("usage: test-headlines-window.py PATH-TO-lwn-tray", file=sys.stderr)
+        return 2
+    selected = os.environ.get("LWN_E2E_ONLY")
+    tests = [test for test in TESTS if not selected or selected in test[1].__name__]
+    return e2e.run_tap(tests, lambda func: atspi.Scenario(BINARY))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
