@@ -308,6 +308,19 @@ class FeedServer:
         with self.lock:
             return len(self.requests)
 
+    def describe(self):
+        """One line per request, for a failed scenario's diagnostics."""
+        return [
+            "%s status=%r%s if-none-match=%r"
+            % (
+                record["path"],
+                record["status"],
+                " (malformed)" if record["malformed"] else "",
+                record["headers"].get("if-none-match"),
+            )
+            for record in self.log()
+        ]
+
     def answered(self):
         with self.lock:
             return [record for record in self.requests if record["answered"] is not None]
@@ -1001,16 +1014,7 @@ class Scenario:
                     lines.extend("  " + line for line in content[-30:])
         if self.server is not None:
             lines.append("feed requests:")
-            for record in self.server.log():
-                lines.append(
-                    "  %s status=%r%s if-none-match=%r"
-                    % (
-                        record["path"],
-                        record["status"],
-                        " (malformed)" if record["malformed"] else "",
-                        record["headers"].get("if-none-match"),
-                    )
-                )
+            lines.extend("  " + line for line in self.server.describe())
         for server in self.extra_servers:
             lines.append("%s requests:" % type(server).__name__)
             lines.extend("  " + line for line in server.describe())
