@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Turns feed HTML into short, safe plain text and escapes it for menus and notification markup. */
+/* Turns feed HTML into short, safe plain text or label markup, and escapes text for menus and notification markup. */
 
 #include "config.h"
 
 #include <string.h>
 
-#include "lwn-text.h"
+#include "lwn-text-private.h"
 
 /* Characters collected from a description when the caller sets no limit. */
 #define UNLIMITED_TEXT_CHARS (64 * 1024)
@@ -13,6 +13,9 @@
  * the word-boundary cut still have material to work with. */
 #define TEXT_CHARS_PER_SHOWN_CHAR 4
 #define MIN_TEXT_CHARS 256
+/* Characters of markup text shown at most: a label far longer than this
+ * takes seconds to lay out, and no summary is that long. */
+#define MAX_MARKUP_CHARS (64 * 1024)
 
 #define ELLIPSIS "\xe2\x80\xa6"
 #define ZERO_WIDTH_JOINER 0x200D
@@ -292,4 +295,48 @@ lwn_text_from_html (const char *html,
     return g_steal_pointer (&text);
 
   return ellipsize_valid (text, limit, truncated);
+}
+
+/**
+ * lwn_text_markup_from_html:
+ * @html: (nullable): a feed item's description: HTML, or plain text that
+ *   may contain stray `<` and `&`
+ * @base_url: (nullable): the URL relative links are resolved against (the
+ *   item's or the feed's link); without one, relative links are text
+ *
+ * Renders @html as Pango markup for a wrapping GtkLabel with use-markup
+ * set: paragraphs are separated by a blank line, `<b>`/`<strong>` and
+ * headings become `<b>`, `<i>`/`<em>`/`<cite>` become `<i>`,
+ * `<pre>`/`<code>`/`<tt>`/`<kbd>`/`<samp>` become `<tt>` (preformatted
+ * text keeps its spaces and lines), list items become "• " or "1. "
+ * lines, and quoted lines start with a bar. A link becomes `<a href>`,
+ * which GtkLabel shows and reports through its activate-link signal, only
+ * when its target resolves to an http(s) URL (LWN's …/rss article links
+ * are rewritten to the article, as lwn_url_dup_article_url() does); any
+ * other link, and a link inside a link, is only its text. Images become
+ * their alt text; scripts, styles, frames and objects are dropped.
+ *
+ * Everything else, including whatever could not be parsed, is escaped
+ * text: nothing in @html can add a tag or an attribute of its own.
+ * Invalid UTF-8 is replaced, and only the first 64 KiB of text is kept,
+ * with an ellipsis after it.
+ *
+ * Returns: (transfer full): valid UTF-8 markup that pango_parse_markup()
+ *   accepts once GtkLabel has taken out the links; "" for %NULL
+ */
+char *
+lwn_text_markup_from_html (const char *html,
+                           const char *base_url)
+{
+  gboolean truncated = FALSE;
+  char *markup = lwn_text_render_html (html, LWN_TEXT_RENDER_MARKUP, base_url, MAX_MARKUP_CHARS, &truncated);
+
+  if (truncated && *markup != '\0')
+    {
+      g_autofree char *short_markup = markup;
+
+      markup = g_strconcat (short_markup, ELLIPSIS, NULL);
+    }
+
+  return markup;
 }

@@ -17,17 +17,4 @@ char *lwn_text_ellipsize           (const char *text,
 char *lwn_text_escape_markup       (const char *text);
 char *lwn_text_escape_mnemonic     (const char *text);
 
-/* Internal to lwn-text.c and lwn-text-markup.c, which share one renderer. */
-typedef enum
-{
-  LWN_TEXT_RENDER_PLAIN,
-  LWN_TEXT_RENDER_MARKUP,
-} LwnTextRender;
-
-char *lwn_text_render_html         (const char    *html,
-                                    LwnTextRender  render,
-                                    const char    *base_url,
-                                    gsize          max_chars,
-                                    gboolean      *truncated);
-
 G_END_DECLS
