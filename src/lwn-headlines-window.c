@@ -17,10 +17,8 @@
 #define FIRST_ROWS 40
 #define ROWS_PER_CHUNK 25
 
-/* What lwn_text_markup_from_html() puts at the start of every line of a
- * block quote, once per level: "▎ ". A label marks only the first line of a
- * wrapped paragraph with it, so the window draws quotes as blocks instead. */
-#define QUOTE_PREFIX "\xe2\x96\x8e "
+/* A label marks only the first line of a wrapped paragraph with
+ * LWN_TEXT_QUOTE_PREFIX, so the window draws quotes as blocks instead. */
 
 /* A rule between headlines, and a rule beside quotes; currentColor keeps
  * both visible in dark themes and high contrast. */
@@ -216,9 +214,9 @@ split_summary (const char *summary,
           blank = text->len > 0;
           continue;
         }
-      while (g_str_has_prefix (line, QUOTE_PREFIX))
+      while (g_str_has_prefix (line, LWN_TEXT_QUOTE_PREFIX))
         {
-          line += strlen (QUOTE_PREFIX);
+          line += strlen (LWN_TEXT_QUOTE_PREFIX);
           depth++;
         }
 
@@ -257,7 +255,7 @@ add_summary (LwnHeadlinesWindow *self,
   g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (SummaryBlock));
 
   g_array_set_clear_func (blocks, (GDestroyNotify) summary_block_clear);
-  if (strstr (summary, QUOTE_PREFIX) == NULL || !split_summary (summary, blocks))
+  if (strstr (summary, LWN_TEXT_QUOTE_PREFIX) == NULL || !split_summary (summary, blocks))
     {
       add_summary_block (self, box, 0, FALSE, summary);
       return;

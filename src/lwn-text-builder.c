@@ -12,9 +12,6 @@
 #define NO_BREAK_SPACE 0xA0
 #define LINE_SEPARATOR 0x2028
 #define PARAGRAPH_SEPARATOR 0x2029
-/* "▎ ": a bar that reads as a quote in any GTK theme, where an indent alone
- * would look like the first line of a paragraph once the label wraps. */
-#define QUOTE_PREFIX "\xe2\x96\x8e "
 /* An em space: about as wide as a bullet and its space. */
 #define ITEM_INDENT "\xe2\x80\x83"
 
@@ -121,7 +118,7 @@ append_prefix (LwnTextBuilder *builder)
       LwnTextContext *context = &g_array_index (builder->contexts, LwnTextContext, i);
 
       if (context->kind == LWN_TEXT_CONTEXT_QUOTE)
-        g_string_append (builder->out, QUOTE_PREFIX);
+        g_string_append (builder->out, LWN_TEXT_QUOTE_PREFIX);
       else if (context->kind == LWN_TEXT_CONTEXT_ITEM && context->marker_pending)
         {
           g_string_append (builder->out, context->marker);

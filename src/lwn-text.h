@@ -6,6 +6,10 @@
 
 G_BEGIN_DECLS
 
+/* What lwn_text_markup_from_html() puts at the start of each line of a block
+ * quote, once per level: "▎ ", a bar that reads as a quote in any GTK theme. */
+#define LWN_TEXT_QUOTE_PREFIX "\xe2\x96\x8e "
+
 char *lwn_text_from_html           (const char *html,
                                     gsize       max_chars);
 char *lwn_text_markup_from_html    (const char *html,
