@@ -8,7 +8,10 @@
 #
 # bench/stall-probe.py calls each applet's dbusmenu (GetGroupProperties, which libdbusmenu
 # answers on the main loop) one call at a time, 1 ms apart, and times every round-trip;
-# a phase's stall is its longest round-trip less the applet's median one when idle.
+# a stall is a round-trip less the applet's median one when idle. Beside each, it notes
+# what the main thread did meanwhile (its schedstat), a Peer.Ping round-trip (answered
+# without the main loop) and a 1 ms sleep's lateness, to tell the applet's stalls from
+# the machine's. Run as root, the threads on a round-trip's path run SCHED_FIFO.
 # Everything runs in a private world, as in bench/bench-applet.sh: Xvfb, a private D-Bus
 # session bus with a mock StatusNotifierWatcher (which here does not read the menus) and
 # a dbusmock notification daemon, temporary HOME and XDG_* directories, a desktop entry

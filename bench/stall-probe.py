@@ -8,13 +8,17 @@
 #                          [--realtime PRIORITY --bus-pid PID] PHASE...
 #   stall-probe.py report --samples FILE
 #
-# measure: two threads, each with its own GMainContext and its own connection to the
-# session bus, call the applet one call at a time, 1 ms apart, and time every round-trip:
+# measure: three threads, each with its own GMainContext, run side by side; the first two
+# call the applet on connections of their own, one call at a time, 1 ms apart, and time
+# every round-trip:
 #   menu  com.canonical.dbusmenu.GetGroupProperties on the item's menu. libdbusmenu
 #         answers it on the applet's main loop, so it is late when the main loop is busy.
+#         The applet's main thread's schedstat, read around each call, tells how much of
+#         a late answer it spent on a CPU (working) and waiting for one.
 #   ping  org.freedesktop.DBus.Peer.Ping, which GDBus answers on its own thread without
-#         the main loop: it is late only when the probe, the bus or the machine is (a
-#         large download's network processing, for one). It is the reference.
+#         the main loop: late when the bus, the whole process (a fork) or the machine is.
+#   tick  no call: sleeps 1 ms over and over, and records how late it wakes: late when
+#         the machine is (a virtual machine's CPUs do not always run when asked).
 # Meanwhile the main thread runs the phases in order, each a LABEL=KIND[:ARGS]:
 #   LABEL=idle:SECONDS        hold the feed server's answers back (if there is a server),
 #                             let a second pass, then sample for SECONDS
@@ -31,10 +35,8 @@
 # the probe's threads. Other work on the machine then delays none of them.
 #
 # report: per applet and phase, how much longer than usual the main loop took to answer:
-# a menu round-trip less the median one in that applet's idle phase. Beside the worst,
-# the longest ping round-trip that overlapped it tells who else was held up: if the ping
-# was quick, the main loop alone was busy; if slow too, the whole process (a fork, a lock
-# on its memory map) or the machine was.
+# a menu round-trip less the median one in that applet's idle phase, with, beside the
+# worst, what the main thread, the ping and the tick did meanwhile.
 
 import argparse
 import os
@@ -80,6 +82,10 @@ class Sampler(threading.Thread):
         try:
             if self.priority:
                 os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(self.priority))
+            if self.kind == "tick":
+                self.ready.set()
+                self.tick()
+                return
             flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
             connection = Gio.DBusConnection.new_for_address_sync(self.address, flags, None, None)
             if self.kind == "menu":
@@ -115,6 +121,16 @@ class Sampler(threading.Thread):
             self.ready.set()
         finally:
             context.pop_thread_default()
+
+    def tick(self):
+        """Sleeps 1 ms over and over: how late it wakes is what the machine itself costs
+        a thread of the same priority at that moment."""
+        samples = self.samples
+        while self.running:
+            sent = time.time_ns()
+            start = time.perf_counter_ns()
+            time.sleep(GAP_S)
+            samples.append((sent, time.perf_counter_ns() - start, 0, 0))
 
 
 class Server:
@@ -162,7 +178,7 @@ class Probe:
                                    Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, None)
         (self.menu_path,) = reply.unpack()
         self.samplers = [Sampler(kind, address, args.name, self.menu_path, args.realtime, args.pid)
-                         for kind in ("menu", "ping")]
+                         for kind in ("menu", "ping", "tick")]
         self.records = []
 
     def make_realtime(self):
@@ -311,11 +327,20 @@ class Phase:
         self.events = []
         self.menu = []  # (sent ns, round-trip ms, the main thread's ms on a CPU, waiting for one)
         self.ping = []  # (sent ns, round-trip ms)
+        self.tick = []  # (slept from ns, slept ms)
+
+    @staticmethod
+    def longest_beside(samples, sent, rtt):
+        """The longest of SAMPLES that overlapped a menu round-trip, in ms; 0 for none."""
+        end = sent + rtt * 1e6
+        return max((length for start, length in samples if start < end and start + length * 1e6 > sent), default=0.0)
 
     def ping_beside(self, sent, rtt):
-        """The longest ping round-trip overlapping a menu round-trip, in ms; 0 for none."""
-        end = sent + rtt * 1e6
-        return max((prtt for psent, prtt in self.ping if psent < end and psent + prtt * 1e6 > sent), default=0.0)
+        return self.longest_beside(self.ping, sent, rtt)
+
+    def tick_beside(self, sent, rtt):
+        """How much later than asked the tick woke, at worst, during a menu round-trip."""
+        return max(0.0, self.longest_beside(self.tick, sent, rtt) - GAP_S * 1000)
 
     def event_spans(self):
         """(from, to) for each event: until the next event or the end of its window. A
@@ -342,7 +367,7 @@ def load(path):
             elif fields[0] == "S" and fields[5] == "menu":
                 phase.menu.append((int(fields[3]), int(fields[4]) / 1e6, int(fields[6]) / 1e6, int(fields[7]) / 1e6))
             elif fields[0] == "S":
-                phase.ping.append((int(fields[3]), int(fields[4]) / 1e6))
+                getattr(phase, fields[5]).append((int(fields[3]), int(fields[4]) / 1e6))
     return phases
 
 
@@ -378,9 +403,14 @@ class Applet:
             "typical": statistics.median(sample[0] for sample in maxima) if maxima else None,
             "events": len(maxima),
             "over": len(over),
+            # On a CPU for most of it: the main loop was working, not blocked or held up.
+            "working": sum(1 for stall, _, _, cpu, _ in over if cpu >= stall / 2),
             # Held up as long, the ping says the process or the machine stalled, not the main loop alone.
             "shared": sum(1 for stall, sent, rtt, _, _ in over if phase.ping_beside(sent, rtt) >= stall / 2),
+            # And the tick, that the machine did.
+            "machine": sum(1 for stall, sent, rtt, _, _ in over if phase.tick_beside(sent, rtt) >= stall / 2),
             "ping": phase.ping_beside(worst[1], worst[2]),
+            "tick": phase.tick_beside(worst[1], worst[2]),
             "cpu": worst[3],
             "wait": worst[4],
         }
@@ -405,36 +435,42 @@ def fmt(value, width):
 
 def columns(entry):
     if entry is None:
-        return f"{'—':>6} {'':>5} {'':>5} {'':>3} {'':>5} {'':>5} {'':>5}"
+        return f"{'—':>6} {'':>5} {'':>5} {'':>3} {'':>5} {'':>5} {'':>5} {'':>5}"
     return (f"{fmt(entry['worst'], 6)} {fmt(entry['p99'], 5)} {fmt(entry['typical'], 5)} {entry['events']:>3} "
-            f"{fmt(entry['ping'], 5)} {fmt(entry['cpu'], 5)} {fmt(entry['wait'], 5)}")
+            f"{fmt(entry['cpu'], 5)} {fmt(entry['wait'], 5)} {fmt(entry['ping'], 5)} {fmt(entry['tick'], 5)}")
 
 
 def report(args):
     phases = load(args.samples)
     applets = {name: Applet(phases, name) for name, _ in phases}
 
-    print("Idle round-trips, ms: menu (main loop) median p99 worst; ping (GDBus thread) median p99 worst")
+    print("Idle, ms        menu round-trip         ping round-trip       tick: late by")
+    print(f"{'':<14}{'median':>7} {'p99':>6} {'worst':>6}   {'median':>6} {'p99':>6} {'worst':>6}   "
+          f"{'median':>6} {'p99':>6} {'worst':>6}")
     for name in ("lwn-tray", "lwn-tray-first", "lwn-tray-50", "floor-applet"):
         idle = phases.get((name, "idle"))
         if idle is None or not idle.menu:
             continue
         menu = [sample[1] for sample in idle.menu]
         ping = [rtt for _, rtt in idle.ping] or [0.0]
-        print(f"  {name:<16} {statistics.median(menu):6.3f} {percentile(menu, 0.99):6.2f} {max(menu):6.2f}    "
-              f"{statistics.median(ping):6.3f} {percentile(ping, 0.99):6.2f} {max(ping):6.2f}    "
-              f"({len(menu)} calls in {sum(end - start for start, end in idle.windows) / 1e9:.0f} s)")
+        tick = [length - GAP_S * 1000 for _, length in idle.tick] or [0.0]
+        print(f"  {name:<14} {statistics.median(menu):5.3f} {percentile(menu, 0.99):6.2f} {max(menu):6.2f}   "
+              f"{statistics.median(ping):6.3f} {percentile(ping, 0.99):6.2f} {max(ping):6.2f}   "
+              f"{statistics.median(tick):6.3f} {percentile(tick, 0.99):6.2f} {max(tick):6.2f}   "
+              f"{len(menu)} calls, {sum(end - start for start, end in idle.windows) / 1e9:.0f} s")
     print()
     print("Stall, ms: a menu round-trip less the applet's idle median. worst: the longest; p99: the")
     print("99th percentile of all round-trips; typ: the median over the N events of the longest after")
-    print("each (idle: over each second); ping: the longest ping round-trip beside the worst (as long:")
-    print("the process or the machine was held up, not the main loop alone); cpu, wait: the main")
-    print("thread's time on a CPU and waiting for one during the worst (the rest, it was blocked in")
-    print("a system call, or its virtual CPU did not run).")
-    print("floor-applet: idle, or relabelling its three items (SIGUSR1).")
+    print("each (idle: each second). Beside the worst: cpu, wait: the main thread's time on a CPU and")
+    print("waiting for one (the rest, it was blocked in a system call or its virtual CPU did not")
+    print("run); ping: the longest ping round-trip (as long: the process or the machine was held up")
+    print("too); tick: how late the tick woke (the machine). floor-applet: idle, or relabelling its")
+    print("three items (SIGUSR1). A target is missed when the worst reaches it; then: how many events")
+    print("reached it, and of those, in how many the main thread was mostly on a CPU (working), the")
+    print("ping was late by half as much (ping), the tick was (tick).")
     print()
-    print(f"{'phase':<34} {'lwn-tray':^40}   {'floor-applet':^30}   target, ms")
-    head = f"{'worst':>6} {'p99':>5} {'typ':>5} {'N':>3} {'ping':>5} {'cpu':>5} {'wait':>5}"
+    print(f"{'phase':<34} {'lwn-tray':^46}   {'floor-applet':^30}   target, ms")
+    head = f"{'worst':>6} {'p99':>5} {'typ':>5} {'N':>3} {'cpu':>5} {'wait':>5} {'ping':>5} {'tick':>5}"
     print(f"{'':<34} {head}   {'':<8}{head[:22]}")
     for what, name, phase, floor_phase, target in [("idle", "lwn-tray", "idle", "idle", None)] + ROWS:
         ours = applets[name].summary(phase, target) if name in applets else None
@@ -446,9 +482,8 @@ def report(args):
         elif ours["worst"] < target:
             verdict = f"< {target}: met"
         else:
-            verdict = f"< {target}: MISSED, {ours['over']}/{ours['events']} events"
-            if ours["shared"]:
-                verdict += f" ({ours['shared']} ping late too)"
+            verdict = (f"< {target}: MISSED, {ours['over']}/{ours['events']} events "
+                       f"({ours['working']} working, {ours['shared']} ping, {ours['machine']} tick)")
             if not ours["over"]:
                 verdict = f"< {target}: MISSED, between events"
         floor_text = f"{floor_phase:<8}{columns(floor)[:22]}" if floor else " " * 30
