@@ -4,7 +4,8 @@
 #
 # Usage, from the top of the source tree: bench/bench-stall.sh [BUILD_DIR]   (default: build)
 # RUNS=N sets how many events each phase holds (default 10); KEEP_DIR=DIR keeps the
-# samples, the applets' logs and the feed server's log there.
+# samples, the applets' logs and the feed server's log there; STALL_RT=0 measures without
+# SCHED_FIFO (which needs root), so that other load on the machine counts as stalls.
 #
 # bench/stall-probe.py calls each applet's dbusmenu (GetGroupProperties, which libdbusmenu
 # answers on the main loop) one call at a time, 1 ms apart, and times every round-trip;
