@@ -3,10 +3,51 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <glib-unix.h>
 #include <gtk/gtk.h>
 #include <libayatana-appindicator/app-indicator.h>
+
+/* How long SIGUSR2 keeps the main loop busy: a stall of known length, to check
+ * that bench/stall-probe.py measures what it claims to. */
+#define INJECTED_STALL_US (10 * 1000)
+
+typedef struct
+{
+  GtkWidget *items[3];
+  guint n_relabels;
+} Floor;
+
+/* SIGUSR1: the least a menu change can cost, for the stall benchmark to set
+ * beside lwn-tray's refreshes. */
+static gboolean
+relabel_cb (gpointer user_data)
+{
+  Floor *applet = user_data;
+
+  applet->n_relabels++;
+  for (guint i = 0; i < G_N_ELEMENTS (applet->items); i++)
+    {
+      g_autofree char *label = g_strdup_printf ("Floor item %u (%u)", i + 1, applet->n_relabels);
+
+      gtk_menu_item_set_label (GTK_MENU_ITEM (applet->items[i]), label);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+stall_cb (gpointer user_data)
+{
+  gint64 until = g_get_monotonic_time () + INJECTED_STALL_US;
+
+  /* Busy, not asleep: what a main loop doing real work looks like. */
+  while (g_get_monotonic_time () < until)
+    ;
+  return G_SOURCE_CONTINUE;
+}
 
 int
 main (int argc,
@@ -16,8 +57,22 @@ main (int argc,
   g_autoptr (GError) error = NULL;
   AppIndicator *indicator;
   GtkWidget *menu;
+  Floor applet = { 0 };
 
   gtk_init (&argc, &argv);
+
+  /* Only on request: handling Unix signals starts GLib's worker thread, which
+   * would change the floor's figures in bench/bench-applet.sh. */
+  if (argc == 2 && strcmp (argv[1], "--signals") == 0)
+    {
+      g_unix_signal_add (SIGUSR1, relabel_cb, &applet);
+      g_unix_signal_add (SIGUSR2, stall_cb, NULL);
+    }
+  else if (argc > 1)
+    {
+      fprintf (stderr, "Usage: floor-applet [--signals]   (SIGUSR1 relabels the items, SIGUSR2 stalls 10 ms)\n");
+      return 2;
+    }
 
   /* As lwn-tray does: libayatana-appindicator 0.5.92 may never register when
    * its own asynchronous bus lookup loses the race with its watcher lookup. */
@@ -29,11 +84,12 @@ main (int argc,
     }
 
   menu = gtk_menu_new ();
-  for (guint i = 1; i <= 3; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (applet.items); i++)
     {
-      g_autofree char *label = g_strdup_printf ("Floor item %u", i);
+      g_autofree char *label = g_strdup_printf ("Floor item %u", i + 1);
 
-      gtk_menu_shell_append (GTK_MENU_SHELL (menu), gtk_menu_item_new_with_label (label));
+      applet.items[i] = gtk_menu_item_new_with_label (label);
+      gtk_menu_shell_append (GTK_MENU_SHELL (menu), applet.items[i]);
     }
   gtk_widget_show_all (menu);
 

@@ -3,13 +3,22 @@
 # Serves a feed on 127.0.0.1 with ETags, in a mode the benchmark switches over HTTP, and counts what it answered.
 #
 # Usage: mock-feed-server.py --feed FILE --big FILE --port-file FILE [--log FILE]
+#                            [--mode NAME=FILE...] [--fresh NAME=FILE...] [--rate BYTES_PER_SECOND]
 #   GET /feed                    the feed, as the current mode says:
 #                                  same     the --feed file; a matching If-None-Match gets 304
 #                                  changed  the --feed file with a counter in the first title: always 200
 #                                  big      the --big file, likewise changed on every request
-#   GET /control?mode=M&delay=S  switch mode and/or delay every feed answer by S seconds
+#                                  NAME     of a --mode: that file, likewise changed on every request
+#                                  NAME     of a --fresh: that file with each "{serial}" replaced by the
+#                                           counter, so that every answer brings only new items
+#   GET /control?mode=M&delay=S&hold=H
+#                                switch mode; delay every feed answer by S seconds; with H=1, keep
+#                                feed answers back until a request with H=0 (the mode of the
+#                                answer is the one current when it is let go)
 #   GET /stats                   "<mode>-<status> <count>" lines, e.g. "same-304 12"
 # The port (chosen by the kernel) is written to --port-file once the server listens.
+# --rate paces feed bodies as a network link of that speed would, in 64 KiB pieces;
+# without it a body leaves at once, at the speed of the loopback device.
 
 import argparse
 import hashlib
@@ -19,23 +28,31 @@ import threading
 import time
 import urllib.parse
 
+CHUNK = 64 * 1024
+
 
 class State:
-    def __init__(self, feed, big, log):
+    def __init__(self, feed, big, log, modes, fresh):
         self.lock = threading.Lock()
-        self.bodies = {"same": feed, "changed": feed, "big": big}
+        self.bodies = {"same": feed, "changed": feed, "big": big, **modes, **fresh}
+        self.fresh = set(fresh)
         self.mode = "same"
         self.delay = 0.0
         self.counter = 0
         self.stats = {}
         self.log = log
+        self.released = threading.Event()
+        self.released.set()
 
     def next_body(self):
         """Returns (mode, body, delay) for one feed request."""
         with self.lock:
             mode = self.mode
             body = self.bodies[mode]
-            if mode != "same":
+            if mode in self.fresh:
+                self.counter += 1
+                body = body.replace(b"{serial}", b"%d" % self.counter)
+            elif mode != "same":
                 self.counter += 1
                 body = with_counter(body, self.counter)
             return mode, body, self.delay
@@ -76,13 +93,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command == "HEAD":
+            return
+        rate = self.server.rate
+        if not rate:
             self.wfile.write(body)
+            return
+        # Megabytes pushed through loopback at once keep a CPU busy in the kernel for
+        # milliseconds, which a real link spreads out.
+        start = time.monotonic()
+        for offset in range(0, len(body), CHUNK):
+            piece = body[offset:offset + CHUNK]
+            self.wfile.write(piece)
+            self.wfile.flush()
+            ahead = start + (offset + len(piece)) / rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
 
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         state = self.server.state
         if url.path == "/feed":
+            state.released.wait()
             mode, body, delay = state.next_body()
             if delay > 0:
                 time.sleep(delay)
@@ -102,6 +134,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     return
                 state.mode = mode
                 state.delay = float(query.get("delay", [state.delay])[0])
+                hold = query.get("hold", [None])[0]
+                if hold == "1":
+                    state.released.clear()
+                elif hold == "0":
+                    state.released.set()
             self.reply(200, b"ok\n", [("Content-Type", "text/plain")])
         elif url.path == "/stats":
             with state.lock:
@@ -111,12 +148,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.reply(404, b"not found\n")
 
 
+def read_mode(spec):
+    name, sep, path = spec.partition("=")
+    if not sep or not name or name in ("same", "changed", "big"):
+        raise SystemExit(f"mock-feed-server: bad mode {spec!r}: give NAME=FILE with a new NAME")
+    with open(path, "rb") as f:
+        return name, f.read()
+
+
 def main():
     parser = argparse.ArgumentParser(description="Feed server for the applet benchmark")
     parser.add_argument("--feed", required=True)
     parser.add_argument("--big", required=True)
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--log")
+    parser.add_argument("--mode", action="append", default=[], metavar="NAME=FILE",
+                        help="another mode serving FILE, changed on every request")
+    parser.add_argument("--fresh", action="append", default=[], metavar="NAME=FILE",
+                        help="another mode serving FILE with {serial} replaced by a new number each time")
+    parser.add_argument("--rate", type=float, default=0, help="bytes per second for feed bodies (default: no limit)")
     args = parser.parse_args()
 
     with open(args.feed, "rb") as f:
@@ -124,10 +174,13 @@ def main():
     with open(args.big, "rb") as f:
         big = f.read()
     log = open(args.log, "a", encoding="utf-8") if args.log else None
+    modes = dict(read_mode(spec) for spec in args.mode)
+    fresh = dict(read_mode(spec) for spec in args.fresh)
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    server.state = State(feed, big, log)
+    server.state = State(feed, big, log, modes, fresh)
+    server.rate = args.rate
     with open(args.port_file + ".tmp", "w", encoding="utf-8") as f:
         f.write(f"{server.server_address[1]}\n")
     # Renamed into place so that a reader never sees a half-written port.
