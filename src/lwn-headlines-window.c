@@ -446,12 +446,9 @@ save_size (LwnHeadlinesWindow *self)
   if (!has_key (self->settings, "headlines-window-width") || self->width <= 0)
     return;
 
-  /* The memory of a window's size is not worth a disk write each: delay-apply. */
-  g_settings_delay (self->settings);
   g_settings_set_int (self->settings, "headlines-window-width", self->width);
   g_settings_set_int (self->settings, "headlines-window-height", self->height);
   g_settings_set_boolean (self->settings, "headlines-window-maximized", self->maximized);
-  g_settings_apply (self->settings);
 }
 
 static void

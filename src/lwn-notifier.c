@@ -32,11 +32,10 @@ typedef struct
   char *item_id;
   char *url;
   const char *category;
-  guint32 id;            /* the server's, 0 until Notify answers */
-  gboolean sending;      /* a Notify call for this key is under way */
-  gboolean resend;       /* the content changed while it was */
-  gboolean withdrawn;    /* close it as soon as its id is known */
-  LwnNotifier *notifier; /* not a reference: the notifier cancels calls in dispose */
+  guint32 id;         /* the server's, 0 until Notify answers */
+  gboolean sending;   /* a Notify call for this key is under way */
+  gboolean resend;    /* the content changed while it was */
+  gboolean withdrawn; /* close it as soon as its id is known */
 } Shown;
 
 struct _LwnNotifier
@@ -121,21 +120,45 @@ close_notification (LwnNotifier *self,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, self->cancellable, close_cb, NULL);
 }
 
+/* A Notify call under way names its entry by key: the entry may be gone by
+ * the time the server answers. */
+typedef struct
+{
+  LwnNotifier *notifier; /* not a reference: dispose cancels the call */
+  char *key;
+} Sending;
+
+static void
+sending_free (Sending *sending)
+{
+  g_free (sending->key);
+  g_free (sending);
+}
+
 static void
 notify_cb (GObject *source,
            GAsyncResult *result,
            gpointer user_data)
 {
-  Shown *shown = user_data;
+  Sending *sending = user_data;
+  Shown *shown;
   LwnNotifier *self;
   g_autoptr (GVariant) reply = NULL;
   g_autoptr (GError) error = NULL;
 
   reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      sending_free (sending);
+      return;
+    }
+
+  self = sending->notifier;
+  shown = g_hash_table_lookup (self->shown, sending->key);
+  sending_free (sending);
+  if (shown == NULL)
     return;
 
-  self = shown->notifier;
   shown->sending = FALSE;
   if (reply == NULL)
     {
@@ -161,6 +184,7 @@ send_notification (LwnNotifier *self,
   g_autofree char *body = NULL;
   GVariantBuilder actions;
   GVariantBuilder hints;
+  Sending *sending;
 
   if (shown->sending)
     {
@@ -186,12 +210,15 @@ send_notification (LwnNotifier *self,
 
   shown->sending = TRUE;
   shown->resend = FALSE;
+  sending = g_new0 (Sending, 1);
+  sending->notifier = self;
+  sending->key = g_strdup (shown->key);
   /* The summary is plain text by the spec; replaces_id updates a shown one in place. */
   g_dbus_connection_call (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE, "Notify",
                           g_variant_new ("(susssasa{sv}i)", g_get_application_name (), shown->id, APP_ID,
                                          shown->summary, body, &actions, &hints, -1),
                           G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS,
-                          self->cancellable, notify_cb, shown);
+                          self->cancellable, notify_cb, sending);
 }
 
 static void
@@ -214,6 +241,27 @@ strv_has (const char *const *strv,
           const char *value)
 {
   return strv != NULL && g_strv_contains (strv, value);
+}
+
+/* Drops the notifications a server showed; keeps those still to be sent
+ * (a server started on demand takes its name before it answers) and those
+ * whose Notify call is under way, which its answer settles. */
+static void
+forget_shown (LwnNotifier *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->shown);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Shown *shown = value;
+
+      if (shown->sending)
+        continue;
+      if (shown->id != 0)
+        g_hash_table_iter_remove (&iter);
+    }
 }
 
 static void
@@ -239,7 +287,7 @@ capabilities_cb (GObject *source,
         g_message ("No notification server answers, so new headlines are not announced: %s", error->message);
       self->told_no_server = TRUE;
       g_ptr_array_set_size (self->waiting, 0);
-      g_hash_table_remove_all (self->shown);
+      forget_shown (self);
       return;
     }
 
@@ -269,7 +317,7 @@ static void
 server_changed (LwnNotifier *self)
 {
   self->caps_known = FALSE;
-  g_hash_table_remove_all (self->shown);
+  forget_shown (self);
 }
 
 static void
@@ -360,7 +408,6 @@ show (LwnNotifier *self,
     {
       shown = g_new0 (Shown, 1);
       shown->key = g_strdup (key);
-      shown->notifier = self;
       g_hash_table_insert (self->shown, shown->key, shown);
     }
 
@@ -521,10 +568,10 @@ lwn_notifier_new (GDBusConnection *bus)
   self->bus = g_object_ref (bus);
   self->watch_id = g_bus_watch_name_on_connection (bus, NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                                    name_appeared_cb, name_vanished_cb, self, NULL);
-  self->action_subscription = g_dbus_connection_signal_subscribe (bus, NULL, NOTIFICATIONS_IFACE, "ActionInvoked",
+  self->action_subscription = g_dbus_connection_signal_subscribe (bus, NOTIFICATIONS_NAME, NOTIFICATIONS_IFACE, "ActionInvoked",
                                                                   NOTIFICATIONS_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
                                                                   action_invoked_cb, self, NULL);
-  self->closed_subscription = g_dbus_connection_signal_subscribe (bus, NULL, NOTIFICATIONS_IFACE, "NotificationClosed",
+  self->closed_subscription = g_dbus_connection_signal_subscribe (bus, NOTIFICATIONS_NAME, NOTIFICATIONS_IFACE, "NotificationClosed",
                                                                   NOTIFICATIONS_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
                                                                   notification_closed_cb, self, NULL);
   return self;

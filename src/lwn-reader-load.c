@@ -136,6 +136,18 @@ lwn_reader_load_refresh (LwnReader *self)
   lwn_reader_emit_changed (self);
 }
 
+/* The first poll waits for the saved copy: with it shown, the request can be
+ * conditional, and an unchanged feed costs a 304. */
+static void
+start_polling (LwnReader *self)
+{
+  if (self->polling)
+    return;
+
+  self->polling = TRUE;
+  lwn_scheduler_start (self->scheduler, 0);
+}
+
 static void
 cache_parsed_cb (GObject *source,
                  GAsyncResult *result,
@@ -158,6 +170,7 @@ cache_parsed_cb (GObject *source,
       lwn_reader_show_feed (self, feed);
       lwn_reader_update (self);
     }
+  start_polling (self);
 }
 
 static void
@@ -179,12 +192,15 @@ cache_read_cb (GObject *source,
     {
       if (error != NULL)
         g_warning ("Could not read the saved copy of the feed: %s", error->message);
+      start_polling (self);
       return;
     }
 
   /* A network answer that came first is newer. */
   if (self->feed == NULL)
     lwn_feed_parse_async (body, content_type, lwn_reader_get_current_url (self), self->cancellable, cache_parsed_cb, self);
+  else
+    start_polling (self);
 }
 
 void

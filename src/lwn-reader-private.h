@@ -23,6 +23,7 @@ struct _LwnReader
   guint n_unread;
   GCancellable *cancellable; /* loads of the current feed URL */
   gboolean started;
+  gboolean polling; /* the scheduler runs */
   gboolean refreshing;
   gboolean stopped; /* HTTP 410 */
   char *error;

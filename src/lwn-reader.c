@@ -389,8 +389,8 @@ lwn_reader_start (LwnReader *self)
     return;
 
   self->started = TRUE;
+  /* Polling starts once the saved copy is shown, or known to be missing. */
   lwn_reader_load_cache (self);
-  lwn_scheduler_start (self->scheduler, 0);
 }
 
 /**

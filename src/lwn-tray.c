@@ -19,7 +19,7 @@ struct _LwnTray
 {
   GObject parent_instance;
 
-  GActionGroup *actions;
+  GActionGroup *actions; /* the application's, which outlives the tray */
   LwnReader *reader;
   guint max_items;
   guint update_id;
@@ -477,7 +477,7 @@ lwn_tray_dispose (GObject *object)
   if (self->actions != NULL)
     g_signal_handlers_disconnect_by_data (self->actions, self);
   g_clear_object (&self->reader);
-  g_clear_object (&self->actions);
+  self->actions = NULL;
   if (self->indicator != NULL)
     g_signal_handlers_disconnect_by_data (self->indicator, self);
   g_clear_object (&self->indicator);
@@ -584,7 +584,8 @@ lwn_tray_new (GActionGroup *actions,
   g_return_val_if_fail (LWN_IS_READER (reader), NULL);
 
   self = g_object_new (LWN_TYPE_TRAY, NULL);
-  self->actions = g_object_ref (actions);
+  /* Not a reference: the application owns the tray. */
+  self->actions = actions;
   self->reader = g_object_ref (reader);
   self->icon_theme_path = g_strdup (icon_theme_path);
   build_menu (self);

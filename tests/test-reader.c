@@ -399,6 +399,34 @@ test_not_modified (Fixture *fixture,
   g_assert_null (lwn_reader_get_error (fixture->reader));
 }
 
+static gboolean
+has_two_feed_requests (Fixture *fixture)
+{
+  return lwn_test_server_count_requests (fixture->server, FEED_PATH) == 2 && !lwn_reader_get_refreshing (fixture->reader);
+}
+
+static void
+test_restart_conditional (Fixture *fixture,
+                          gconstpointer data)
+{
+  const guint numbers[] = { 1 };
+  g_autofree char *if_none_match = NULL;
+
+  g_test_summary ("A restart shows the saved copy first, so that its first request is conditional");
+
+  serve (fixture, numbers, 1, "\"same\"");
+  start_and_load (fixture);
+  settle ();
+  lwn_reader_shutdown (fixture->reader);
+
+  open_reader (fixture);
+  lwn_reader_start (fixture->reader);
+  wait_until (fixture, has_two_feed_requests, "the request after the restart");
+  if_none_match = lwn_test_server_dup_request_header (fixture->server, FEED_PATH, "If-None-Match");
+  g_assert_cmpstr (if_none_match, ==, "\"same\"");
+  g_assert_cmpint (lwn_reader_get_state (fixture->reader), ==, LWN_READER_STATE_READY);
+}
+
 static void
 test_gone (Fixture *fixture,
            gconstpointer data)
@@ -617,6 +645,7 @@ main (int argc,
   ADD ("/reader/read-marks", test_read_marks);
   ADD ("/reader/moved", test_moved);
   ADD ("/reader/not-modified", test_not_modified);
+  ADD ("/reader/restart-conditional", test_restart_conditional);
   ADD ("/reader/gone", test_gone);
   ADD ("/reader/too-many-requests", test_too_many_requests);
   ADD ("/reader/manual-refresh", test_manual_refresh);
