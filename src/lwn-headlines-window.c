@@ -374,8 +374,12 @@ show_state (LwnHeadlinesWindow *self)
   g_autofree char *site = lwn_reader_dup_site_name (self->reader);
   const char *page = state == LWN_READER_STATE_READY ? "headlines" : state == LWN_READER_STATE_FAILED ? "error"
                                                                                                       : "loading";
+  g_autofree char *title = NULL;
 
   gtk_header_bar_set_title (self->header_bar, site);
+  /* Translators: the window's title, for window switchers and screen readers; %s is the feed's name. */
+  title = g_strdup_printf (_ ("Headlines — %s"), site);
+  gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_header_bar_set_subtitle (self->header_bar, lwn_reader_get_status (self->reader));
 
   if (state == LWN_READER_STATE_FAILED)
