@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The applet: options, single instance, and the wiring of store, scheduler, tray and notifier. */
+/* The applet: options, single instance, the application actions, and the wiring of the reading model and its views. */
 #pragma once
 
 #include <gtk/gtk.h>
