@@ -9,8 +9,6 @@ G_BEGIN_DECLS
 #define LWN_TYPE_APPLICATION (lwn_application_get_type ())
 G_DECLARE_FINAL_TYPE (LwnApplication, lwn_application, LWN, APPLICATION, GtkApplication)
 
-/* Headlines in the menu unless configured otherwise. */
-#define LWN_DEFAULT_MAX_ITEMS 20
 
 LwnApplication *lwn_application_new (void);
 
