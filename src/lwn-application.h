@@ -9,7 +9,6 @@ G_BEGIN_DECLS
 #define LWN_TYPE_APPLICATION (lwn_application_get_type ())
 G_DECLARE_FINAL_TYPE (LwnApplication, lwn_application, LWN, APPLICATION, GtkApplication)
 
-
 LwnApplication *lwn_application_new (void);
 
 G_END_DECLS
