@@ -336,7 +336,6 @@ add_actions (LwnApplication *self)
     { .name = "autostart", .state = "false", .change_state = autostart_change_state },
   };
   const char *refresh_accels[] = { "<Control>r", NULL };
-  const char *close_accels[] = { "<Control>w", "Escape", NULL };
   GAction *autostart;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
@@ -346,7 +345,6 @@ add_actions (LwnApplication *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
                                self->settings != NULL);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh", refresh_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.close", close_accels);
 }
 
 static void

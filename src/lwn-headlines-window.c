@@ -407,12 +407,12 @@ reader_changed_cb (LwnReader *reader,
   show_state (self);
 }
 
+/* A key binding, not an application accelerator: those run before the
+ * focused widget, so Escape would close the window under an open menu. */
 static void
-close_activated (GSimpleAction *action,
-                 GVariant *parameter,
-                 gpointer user_data)
+lwn_headlines_window_close (LwnHeadlinesWindow *self)
 {
-  gtk_window_close (GTK_WINDOW (user_data));
+  gtk_window_close (GTK_WINDOW (self));
 }
 
 static gboolean
@@ -511,11 +511,23 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkBindingSet *binding_set;
 
   object_class->dispose = lwn_headlines_window_dispose;
   widget_class->destroy = lwn_headlines_window_destroy;
   widget_class->size_allocate = lwn_headlines_window_size_allocate;
   widget_class->window_state_event = lwn_headlines_window_window_state_event;
+
+  /**
+   * LwnHeadlinesWindow::close:
+   *
+   * A keybinding signal (Escape, Ctrl+W) that closes the window.
+   */
+  g_signal_new_class_handler ("close", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+                              G_CALLBACK (lwn_headlines_window_close), NULL, NULL, NULL, G_TYPE_NONE, 0);
+  binding_set = gtk_binding_set_by_class (klass);
+  gtk_binding_entry_add_signal (binding_set, GDK_KEY_Escape, 0, "close", 0);
+  gtk_binding_entry_add_signal (binding_set, GDK_KEY_w, GDK_CONTROL_MASK, "close", 0);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lwntray/LwnTray/lwn-headlines-window.ui");
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, header_bar);
@@ -550,14 +562,10 @@ add_window_css (GtkWidget *widget)
 static void
 lwn_headlines_window_init (LwnHeadlinesWindow *self)
 {
-  const GActionEntry entries[] = {
-    { .name = "close", .activate = close_activated },
-  };
   GtkWidget *placeholder;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   add_window_css (GTK_WIDGET (self));
-  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 
   /* Screen readers announce these when they appear. */
   atk_object_set_role (gtk_widget_get_accessible (self->error_page), ATK_ROLE_ALERT);

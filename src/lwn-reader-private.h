@@ -27,6 +27,7 @@ struct _LwnReader
   gboolean refreshing;
   gboolean stopped; /* HTTP 410 */
   char *error;
+  GDateTime *failed_at; /* when the last load failed */
   char *status;
   gint64 last_request_us;    /* when the last request ended, monotonic; 0 for none */
   gboolean manual;           /* the request under way (or waiting) was asked for by the person */

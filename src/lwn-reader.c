@@ -70,8 +70,7 @@ compute_status (LwnReader *self)
 
   if (self->error != NULL)
     {
-      g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-      g_autofree char *when = format_time (now);
+      g_autofree char *when = format_time (self->failed_at);
 
       /* Translators: the first %s is the reason, the second the time, e.g. 14:05. */
       return g_strdup_printf (_ ("Last update failed: %s (%s)"), self->error, when);
@@ -111,6 +110,11 @@ void
 lwn_reader_set_error (LwnReader *self,
                       const char *error)
 {
+  /* The status line says when it failed, not when it was last drawn. */
+  g_clear_pointer (&self->failed_at, g_date_time_unref);
+  if (error != NULL)
+    self->failed_at = g_date_time_new_now_utc ();
+
   if (g_strcmp0 (self->error, error) == 0)
     return;
 
@@ -246,6 +250,7 @@ lwn_reader_finalize (GObject *object)
 
   g_free (self->feed_url);
   g_free (self->error);
+  g_clear_pointer (&self->failed_at, g_date_time_unref);
   g_free (self->status);
   g_free (self->save_error);
 

@@ -11,7 +11,6 @@
 #define BACKOFF_CAP_SECONDS (60 * 60)
 /* Spread retries so that many clients failing together do not retry together. */
 #define BACKOFF_JITTER 0.1
-#define MANUAL_MIN_GAP_SECONDS 60
 /* Give a network that just came up a moment to get DNS and routes in place. */
 #define NETWORK_SETTLE_SECONDS 2
 /* Interfaces, Wi-Fi and DHCP need a few seconds after a resume. */
@@ -52,9 +51,6 @@ struct _LwnScheduler
 
   gboolean started;
   gboolean stopped;
-
-  gboolean manual_done;
-  gint64 last_manual_us;
 
   /* Network-back and resume triggers share one debounced source. */
   guint trigger_id;
@@ -727,32 +723,6 @@ lwn_scheduler_is_stopped (LwnScheduler *self)
   g_return_val_if_fail (LWN_IS_SCHEDULER (self), FALSE);
 
   return self->stopped;
-}
-
-/**
- * lwn_scheduler_try_manual_refresh:
- * @self: a #LwnScheduler
- *
- * Throttles "Refresh now" to once a minute, so an impatient user cannot
- * hammer the server.
- *
- * Returns: %TRUE, recording the time, if the last allowed manual refresh
- *   was at least 60 seconds ago or there was none; %FALSE otherwise
- */
-gboolean
-lwn_scheduler_try_manual_refresh (LwnScheduler *self)
-{
-  gint64 now;
-
-  g_return_val_if_fail (LWN_IS_SCHEDULER (self), FALSE);
-
-  now = g_get_monotonic_time ();
-  if (self->manual_done && now - self->last_manual_us < MANUAL_MIN_GAP_SECONDS * G_USEC_PER_SEC)
-    return FALSE;
-
-  self->manual_done = TRUE;
-  self->last_manual_us = now;
-  return TRUE;
 }
 
 /**

@@ -31,7 +31,6 @@ guint         lwn_scheduler_record_failure           (LwnScheduler *self,
 void          lwn_scheduler_stop_polling             (LwnScheduler *self);
 void          lwn_scheduler_resume_polling           (LwnScheduler *self);
 gboolean      lwn_scheduler_is_stopped               (LwnScheduler *self);
-gboolean      lwn_scheduler_try_manual_refresh       (LwnScheduler *self);
 guint         lwn_scheduler_get_next_delay           (LwnScheduler *self);
 guint         lwn_scheduler_get_consecutive_failures (LwnScheduler *self);
 

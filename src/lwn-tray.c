@@ -386,7 +386,8 @@ show_headlines (LwnTray *self)
   place_headline_items (self, items);
   item_set_visible (self->message_item, FALSE);
   item_set_visible (self->mark_read_item, TRUE);
-  item_set_sensitive (self->mark_read_item, n_unread > 0);
+  /* The application's action knows about every headline, shown or not. */
+  item_set_sensitive (self->mark_read_item, g_action_group_get_action_enabled (self->actions, "mark-all-read"));
   set_middle_click_target (self, target);
   set_unread_count (self, lwn_reader_get_n_unread (self->reader));
 }

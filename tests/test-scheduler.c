@@ -317,18 +317,6 @@ test_record (void)
 }
 
 static void
-test_manual_refresh (void)
-{
-  g_autoptr (LwnScheduler) scheduler = lwn_scheduler_new (600, FALSE);
-
-  g_test_summary ("Manual refreshes are allowed once a minute.");
-
-  g_assert_true (lwn_scheduler_try_manual_refresh (scheduler));
-  g_assert_true (!lwn_scheduler_try_manual_refresh (scheduler));
-  g_assert_true (!lwn_scheduler_try_manual_refresh (scheduler));
-}
-
-static void
 stopped_notify_cb (GObject *object,
                    GParamSpec *pspec,
                    gpointer user_data)
@@ -615,7 +603,6 @@ main (int argc,
     }
   g_test_add_func ("/scheduler/failure-delay/jitter", test_failure_jitter);
   g_test_add_func ("/scheduler/record", test_record);
-  g_test_add_func ("/scheduler/manual-refresh", test_manual_refresh);
   g_test_add_func ("/scheduler/stop-polling", test_stop_polling);
   g_test_add_func ("/scheduler/timer/fires", test_timer_fires);
   g_test_add_func ("/scheduler/timer/start-idle", test_start_idle);
