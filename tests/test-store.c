@@ -907,7 +907,9 @@ test_save_async_cancelled (void)
 
   g_assert_cmpuint (log.failures, ==, 1);
   g_assert_error (log.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpuint (g_array_index (log.order, guint, 0), ==, 0);
+  /* Both answered; a cancelled save may answer before or after the next one. */
+  g_assert_cmpuint (log.order->len, ==, 2);
+  g_assert_cmpuint (g_array_index (log.order, guint, 0) + g_array_index (log.order, guint, 1), ==, 1);
   g_assert_true (lwn_store_load (loaded, &error));
   g_assert_no_error (error);
   g_assert_true (lwn_store_is_read (loaded, "b"));
