@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "lwn-notifier.h"
+#include "lwn-notifier-private.h"
 #include "lwn-text.h"
 #include "lwn-url.h"
 
@@ -672,4 +672,13 @@ lwn_notifier_show_message (LwnNotifier *self,
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 
   show (self, MESSAGE_KEY, summary, body, NULL, NULL, NULL);
+}
+
+/* Every notification it keeps, queued or shown, and every key waiting for the capabilities. */
+guint
+lwn_notifier_count_kept (LwnNotifier *self)
+{
+  g_return_val_if_fail (LWN_IS_NOTIFIER (self), 0);
+
+  return g_hash_table_size (self->shown) + self->waiting->len;
 }
