@@ -24,15 +24,14 @@
 #define NAME_REPLACE_EXISTING 0x2
 #define NAME_PRIMARY_OWNER 1
 
-static const char server_xml[] =
-  "<node><interface name='" NOTIFICATIONS_IFACE "'>"
-  "<method name='GetCapabilities'><arg type='as' direction='out'/></method>"
-  "<method name='Notify'><arg type='s'/><arg type='u'/><arg type='s'/><arg type='s'/><arg type='s'/>"
-  "<arg type='as'/><arg type='a{sv}'/><arg type='i'/><arg type='u' direction='out'/></method>"
-  "<method name='CloseNotification'><arg type='u'/></method>"
-  "<signal name='NotificationClosed'><arg type='u'/><arg type='u'/></signal>"
-  "<signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
-  "</interface></node>";
+static const char server_xml[] = "<node><interface name='" NOTIFICATIONS_IFACE "'>"
+                                 "<method name='GetCapabilities'><arg type='as' direction='out'/></method>"
+                                 "<method name='Notify'><arg type='s'/><arg type='u'/><arg type='s'/><arg type='s'/><arg type='s'/>"
+                                 "<arg type='as'/><arg type='a{sv}'/><arg type='i'/><arg type='u' direction='out'/></method>"
+                                 "<method name='CloseNotification'><arg type='u'/></method>"
+                                 "<signal name='NotificationClosed'><arg type='u'/><arg type='u'/></signal>"
+                                 "<signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
+                                 "</interface></node>";
 
 /* A notification server on its own connection: it records every call,
  * numbers notifications from its own first id, and can keep calls waiting. */
@@ -331,6 +330,13 @@ group_count (const char *summary)
   return count;
 }
 
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
 /* Fixture */
 
 static void
@@ -489,7 +495,7 @@ test_server_returns (Fixture *fixture,
       g_ptr_array_add (summaries, (char *) notify.summary);
       g_free (notify.actions);
     }
-  g_ptr_array_sort (summaries, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (summaries, compare_strings);
   g_assert_cmpuint (summaries->len, ==, 3);
   g_assert_cmpstr (g_ptr_array_index (summaries, 0), ==, "7 new headlines from " SITE_NAME);
   g_assert_cmpstr (g_ptr_array_index (summaries, 1), ==, "Headline 3");
