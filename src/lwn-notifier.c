@@ -317,14 +317,22 @@ group_add (LwnNotifier *self,
            const char *item_id,
            const char *title)
 {
+  g_autofree char *plain_title = NULL;
   Grouped *grouped;
 
   if (g_hash_table_contains (self->grouped_ids, item_id))
     return;
+  /* A first run of a large feed: what could not be tracked is only counted. */
+  if (*position >= GROUP_MAX_TRACKED)
+    {
+      self->n_grouped_untracked++;
+      return;
+    }
 
+  plain_title = lwn_text_strip_controls (title);
   grouped = g_new0 (Grouped, 1);
   grouped->item_id = g_strdup (item_id);
-  grouped->title = lwn_text_ellipsize (title, 80);
+  grouped->title = lwn_text_ellipsize (plain_title, 80);
   g_ptr_array_insert (self->grouped, (int) (*position)++, grouped);
   g_hash_table_insert (self->grouped_ids, grouped->item_id, grouped);
 }
@@ -343,9 +351,8 @@ announce_group (LwnNotifier *self,
   for (guint i = 0; i < items->len; i++)
     {
       LwnFeedItem *item = g_ptr_array_index (items, i);
-      g_autofree char *title = lwn_text_strip_controls (lwn_feed_item_get_title (item));
 
-      group_add (self, &position, lwn_feed_item_get_id (item), title);
+      group_add (self, &position, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
     }
   for (guint i = 0; waiting != NULL && i < waiting->len; i++)
     {

@@ -707,6 +707,35 @@ test_group_read (Fixture *fixture,
   mock_server_free (mock);
 }
 
+static void
+test_group_large (Fixture *fixture,
+                  gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) items = make_items (1200, 1200);
+  g_autoptr (GPtrArray) notifies = NULL;
+  Notify notify;
+
+  g_test_summary ("A first run of a 1,200-item feed is one notification that counts every item, and the "
+                  "notifier keeps a bounded part of it");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+  lwn_notifier_announce (fixture->notifier, items, 1, SITE_NAME, SITE_URL);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 1);
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "1200 new headlines from " SITE_NAME);
+  g_assert_true (g_str_has_prefix (notify.body, "• Headline 1200\n"));
+  g_assert_true (g_str_has_suffix (notify.body, "\nand 1195 more"));
+  g_free (notify.actions);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), <, 1200 / 2);
+  mock_server_free (mock);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -721,6 +750,7 @@ main (int argc,
   ADD ("/notifier/ids/apart", test_item_ids_apart);
   ADD ("/notifier/group/total", test_group_total);
   ADD ("/notifier/group/read", test_group_read);
+  ADD ("/notifier/group/large", test_group_large);
 #undef ADD
 
   return g_test_run ();
