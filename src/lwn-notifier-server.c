@@ -61,9 +61,19 @@ sending_free (Sending *sending)
 static gboolean
 is_server_gone (const GError *error)
 {
-  return g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
-         /* The bus's answer when the server leaves without answering. */
-         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY);
+  if (error->domain != G_DBUS_ERROR)
+    return FALSE;
+
+  switch (error->code)
+    {
+      case G_DBUS_ERROR_SERVICE_UNKNOWN:
+      case G_DBUS_ERROR_NAME_HAS_NO_OWNER:
+      /* The bus's answer when the server leaves without answering. */
+      case G_DBUS_ERROR_NO_REPLY:
+        return TRUE;
+      default:
+        return FALSE;
+    }
 }
 
 static void
