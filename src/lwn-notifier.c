@@ -1,518 +1,412 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Desktop notifications for new headlines, spoken to the notification server over D-Bus without ever
- * waiting for it: plain-text summaries, markup and actions only where the server takes them, and one
- * notification per key, updated in place while it is shown. */
+/* Desktop notifications for new headlines: one per headline, or one that groups many and is updated
+ * in place while it is shown, withdrawn once read; what no server could show yet waits, within
+ * bounds, for the next server that appears. The conversation with the server is in
+ * lwn-notifier-server.c; nothing here waits for it. */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
-#include "lwn-notifier.h"
+#include "lwn-notifier-private.h"
 #include "lwn-text.h"
-#include "lwn-url.h"
 
-/* https://specifications.freedesktop.org/notification-spec/latest/ */
-#define NOTIFICATIONS_NAME "org.freedesktop.Notifications"
-#define NOTIFICATIONS_PATH "/org/freedesktop/Notifications"
-#define NOTIFICATIONS_IFACE "org.freedesktop.Notifications"
 /* A vendor category: the spec reserves "presence" for contacts coming online. */
 #define HEADLINE_CATEGORY "x-lwn-tray.headline"
-/* libnotify's default: a server that does not answer in time is not waited for longer. */
-#define CALL_TIMEOUT_MS 25000
+/* Titles the grouped notification lists before "and N more". */
+#define GROUP_TITLES 5
+/* Headlines the grouped notification knows by id, so that reading one takes it out of the count;
+ * older ones are still counted, no longer by id. */
+#define GROUP_MAX_TRACKED 200
+/* Headline notifications kept to be closed or acted on later: a server that never says it closed
+ * one must not make the list grow without end. */
+#define MAX_ITEM_NOTES 100
 
-/* Keys of the notifications that are not about one item; item ids are URLs or hashes. */
-#define GROUP_KEY "lwn-tray:group"
-#define MESSAGE_KEY "lwn-tray:message"
-
+/* A headline the grouped notification counts. */
 typedef struct
 {
-  char *key;
-  char *summary;
-  char *body; /* plain text */
   char *item_id;
-  char *url;
-  const char *category;
-  guint32 id;         /* the server's, 0 until Notify answers */
-  gboolean sending;   /* a Notify call for this key is under way */
-  gboolean resend;    /* the content changed while it was */
-  gboolean withdrawn; /* close it as soon as its id is known */
-} Shown;
-
-struct _LwnNotifier
-{
-  GObject parent_instance;
-
-  GDBusConnection *bus;
-  GCancellable *cancellable;
-  guint watch_id;
-  guint action_subscription;
-  guint closed_subscription;
-
-  /* The server's capabilities, cached until its name changes owner. */
-  gboolean caps_known;
-  gboolean caps_pending;
-  gboolean body_markup;
-  gboolean actions;
-  gboolean told_no_server;
-  GPtrArray *waiting; /* Shown* keys to send once the capabilities are known */
-
-  GHashTable *shown; /* key → Shown* */
-};
+  char *title;
+} Grouped;
 
 G_DEFINE_FINAL_TYPE (LwnNotifier, lwn_notifier, G_TYPE_OBJECT)
 
-enum
+/* Notes */
+
+static LwnNote *
+note_new (LwnNoteKind kind,
+          const char *item_id)
 {
-  SIGNAL_OPEN,
-  SIGNAL_SHOW_ALL,
-  N_SIGNALS
-};
+  LwnNote *note = g_new0 (LwnNote, 1);
 
-static guint signals[N_SIGNALS];
-
-static void send_notification (LwnNotifier *self,
-                               Shown *shown);
-
-static void
-shown_free (Shown *shown)
-{
-  g_free (shown->key);
-  g_free (shown->summary);
-  g_free (shown->body);
-  g_free (shown->item_id);
-  g_free (shown->url);
-  g_free (shown);
+  note->kind = kind;
+  note->item_id = g_strdup (item_id);
+  return note;
 }
 
-static Shown *
-find_by_id (LwnNotifier *self,
-            guint32 id)
+static void
+note_free (LwnNote *note)
 {
+  g_free (note->item_id);
+  g_free (note->summary);
+  g_free (note->body);
+  g_free (note->url);
+  g_free (note);
+}
+
+static void
+grouped_free (Grouped *grouped)
+{
+  g_free (grouped->item_id);
+  g_free (grouped->title);
+  g_free (grouped);
+}
+
+/* Every note, in no particular order; the array does not own them. */
+GPtrArray *
+lwn_notifier_list_notes (LwnNotifier *self)
+{
+  GPtrArray *notes = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer value;
 
-  g_hash_table_iter_init (&iter, self->shown);
+  g_hash_table_iter_init (&iter, self->items);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (((Shown *) value)->id == id && id != 0)
-      return value;
+    g_ptr_array_add (notes, value);
+  if (self->group != NULL)
+    g_ptr_array_add (notes, self->group);
+  if (self->message != NULL)
+    g_ptr_array_add (notes, self->message);
+  return notes;
+}
+
+LwnNote *
+lwn_notifier_find_note (LwnNotifier *self,
+                        LwnNoteKind kind,
+                        const char *item_id)
+{
+  switch (kind)
+    {
+      case LWN_NOTE_ITEM:
+        return g_hash_table_lookup (self->items, item_id);
+      case LWN_NOTE_GROUP:
+        return self->group;
+      case LWN_NOTE_MESSAGE:
+        return self->message;
+      default:
+        return NULL;
+    }
+}
+
+LwnNote *
+lwn_notifier_find_by_id (LwnNotifier *self,
+                         guint32 id)
+{
+  g_autoptr (GPtrArray) notes = NULL;
+
+  if (id == 0)
+    return NULL;
+
+  notes = lwn_notifier_list_notes (self);
+  for (guint i = 0; i < notes->len; i++)
+    if (((LwnNote *) g_ptr_array_index (notes, i))->id == id)
+      return g_ptr_array_index (notes, i);
   return NULL;
 }
 
-static void
-close_cb (GObject *source,
-          GAsyncResult *result,
-          gpointer user_data)
+gboolean
+lwn_notifier_has_queued (LwnNotifier *self)
 {
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) notes = lwn_notifier_list_notes (self);
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  if (reply == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("Could not close a notification: %s", error->message);
-}
-
-static void
-close_notification (LwnNotifier *self,
-                    guint32 id)
-{
-  g_dbus_connection_call (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE,
-                          "CloseNotification", g_variant_new ("(u)", id), NULL,
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, self->cancellable, close_cb, NULL);
-}
-
-/* A Notify call under way names its entry by key: the entry may be gone by
- * the time the server answers. */
-typedef struct
-{
-  LwnNotifier *notifier; /* not a reference: dispose cancels the call */
-  char *key;
-} Sending;
-
-static void
-sending_free (Sending *sending)
-{
-  g_free (sending->key);
-  g_free (sending);
-}
-
-static void
-notify_cb (GObject *source,
-           GAsyncResult *result,
-           gpointer user_data)
-{
-  Sending *sending = user_data;
-  Shown *shown;
-  LwnNotifier *self;
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GError) error = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  for (guint i = 0; i < notes->len; i++)
     {
-      sending_free (sending);
+      LwnNote *note = g_ptr_array_index (notes, i);
+
+      if (note->queued && !note->sending)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The group starts counting from nothing. */
+static void
+clear_grouped (LwnNotifier *self)
+{
+  g_hash_table_remove_all (self->grouped_ids);
+  g_ptr_array_set_size (self->grouped, 0);
+  self->n_grouped_untracked = 0;
+}
+
+/* Forgets a notification, and for the group what it counted. */
+void
+lwn_notifier_drop_note (LwnNotifier *self,
+                        LwnNote *note)
+{
+  switch (note->kind)
+    {
+      case LWN_NOTE_ITEM:
+        g_hash_table_remove (self->items, note->item_id);
+        break;
+      case LWN_NOTE_GROUP:
+        clear_grouped (self);
+        g_clear_pointer (&self->group, note_free);
+        break;
+      case LWN_NOTE_MESSAGE:
+        g_clear_pointer (&self->message, note_free);
+        break;
+      default:
+        g_assert_not_reached ();
+    }
+}
+
+void
+lwn_notifier_dup_group_text (LwnNotifier *self,
+                             char **summary,
+                             char **body)
+{
+  guint count = self->grouped->len + self->n_grouped_untracked;
+  guint listed = MIN (self->grouped->len, GROUP_TITLES);
+  GString *text = g_string_new (NULL);
+
+  /* Translators: the first %u is a number, %s the feed's name, e.g. "7 new headlines from LWN.net". */
+  *summary = g_strdup_printf (ngettext ("%u new headline from %s", "%u new headlines from %s", count),
+                              count, self->site_name != NULL ? self->site_name : "");
+  for (guint i = 0; i < listed; i++)
+    {
+      Grouped *grouped = g_ptr_array_index (self->grouped, i);
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append_printf (text, "• %s", grouped->title);
+    }
+  if (count > listed)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append_printf (text, ngettext ("and %u more", "and %u more", count - listed), count - listed);
+    }
+  *body = g_string_free (text, FALSE);
+}
+
+gint
+lwn_note_compare_order (gconstpointer a,
+                        gconstpointer b)
+{
+  const LwnNote *first = *(LwnNote *const *) a;
+  const LwnNote *second = *(LwnNote *const *) b;
+
+  return first->order < second->order ? -1 : first->order > second->order;
+}
+
+static gint
+compare_newest_first (gconstpointer a,
+                      gconstpointer b)
+{
+  return lwn_note_compare_order (b, a);
+}
+
+/* Showing and withdrawing */
+
+/* Gives @note new content, and sends it once the server can take it. */
+static void
+update_note (LwnNotifier *self,
+             LwnNote *note,
+             const char *summary,
+             const char *plain_body,
+             const char *url,
+             const char *category)
+{
+  g_free (note->summary);
+  note->summary = g_strdup (summary);
+  g_free (note->body);
+  note->body = g_strdup (plain_body);
+  g_free (note->url);
+  note->url = g_strdup (url);
+  note->category = category;
+  note->withdrawn = FALSE;
+  note->queued = TRUE;
+  note->order = ++self->next_order;
+
+  /* A note being sent goes again, with its id, once the server answers. */
+  if (!note->sending)
+    lwn_notifier_deliver_queued (self);
+}
+
+static void
+withdraw_note (LwnNotifier *self,
+               LwnNote *note)
+{
+  if (note->kind == LWN_NOTE_GROUP)
+    clear_grouped (self);
+  if (note->sending)
+    {
+      note->withdrawn = TRUE;
+      note->queued = FALSE;
       return;
     }
 
-  self = sending->notifier;
-  shown = g_hash_table_lookup (self->shown, sending->key);
-  sending_free (sending);
-  if (shown == NULL)
-    return;
-
-  shown->sending = FALSE;
-  if (reply == NULL)
-    {
-      g_warning ("Could not show a notification: %s", error->message);
-      g_hash_table_remove (self->shown, shown->key);
-      return;
-    }
-
-  g_variant_get (reply, "(u)", &shown->id);
-  if (shown->withdrawn)
-    {
-      close_notification (self, shown->id);
-      g_hash_table_remove (self->shown, shown->key);
-    }
-  else if (shown->resend)
-    send_notification (self, shown);
+  if (note->id != 0)
+    lwn_notifier_close_notification (self, note->id);
+  lwn_notifier_drop_note (self, note);
 }
 
+/* Forgets the oldest headline notification a server showed. */
 static void
-send_notification (LwnNotifier *self,
-                   Shown *shown)
-{
-  g_autofree char *body = NULL;
-  GVariantBuilder actions;
-  GVariantBuilder hints;
-  Sending *sending;
-
-  if (shown->sending)
-    {
-      /* Sent again, with the id, once the server has answered. */
-      shown->resend = TRUE;
-      return;
-    }
-
-  /* Without body-markup a server shows text as it is: escaping would show "&amp;". */
-  body = self->body_markup ? lwn_text_escape_markup (shown->body) : g_strdup (shown->body);
-
-  g_variant_builder_init (&actions, G_VARIANT_TYPE ("as"));
-  if (self->actions && lwn_url_is_launchable (shown->url))
-    {
-      g_variant_builder_add (&actions, "s", "default");
-      g_variant_builder_add (&actions, "s", _ ("Open"));
-    }
-
-  g_variant_builder_init (&hints, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&hints, "{sv}", "desktop-entry", g_variant_new_string (APP_ID));
-  if (shown->category != NULL)
-    g_variant_builder_add (&hints, "{sv}", "category", g_variant_new_string (shown->category));
-
-  shown->sending = TRUE;
-  shown->resend = FALSE;
-  sending = g_new0 (Sending, 1);
-  sending->notifier = self;
-  sending->key = g_strdup (shown->key);
-  /* The summary is plain text by the spec; replaces_id updates a shown one in place. */
-  g_dbus_connection_call (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE, "Notify",
-                          g_variant_new ("(susssasa{sv}i)", g_get_application_name (), shown->id, APP_ID,
-                                         shown->summary, body, &actions, &hints, -1),
-                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS,
-                          self->cancellable, notify_cb, sending);
-}
-
-static void
-flush_waiting (LwnNotifier *self)
-{
-  g_autoptr (GPtrArray) waiting = g_steal_pointer (&self->waiting);
-
-  self->waiting = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < waiting->len; i++)
-    {
-      Shown *shown = g_hash_table_lookup (self->shown, g_ptr_array_index (waiting, i));
-
-      if (shown != NULL)
-        send_notification (self, shown);
-    }
-}
-
-static gboolean
-strv_has (const char *const *strv,
-          const char *value)
-{
-  return strv != NULL && g_strv_contains (strv, value);
-}
-
-/* Drops the notifications a server showed; keeps those still to be sent
- * (a server started on demand takes its name before it answers) and those
- * whose Notify call is under way, which its answer settles. */
-static void
-forget_shown (LwnNotifier *self)
+forget_oldest_item (LwnNotifier *self)
 {
   GHashTableIter iter;
   gpointer value;
+  LwnNote *oldest = NULL;
 
-  g_hash_table_iter_init (&iter, self->shown);
+  g_hash_table_iter_init (&iter, self->items);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      Shown *shown = value;
+      LwnNote *note = value;
 
-      if (shown->sending)
-        continue;
-      if (shown->id != 0)
-        g_hash_table_iter_remove (&iter);
+      if (note->id != 0 && !note->sending && !note->queued && (oldest == NULL || note->order < oldest->order))
+        oldest = note;
     }
-}
-
-static void
-capabilities_cb (GObject *source,
-                 GAsyncResult *result,
-                 gpointer user_data)
-{
-  LwnNotifier *self;
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autofree const char **caps = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = user_data;
-  self->caps_pending = FALSE;
-  if (reply == NULL)
-    {
-      /* Once per absence: the applet goes on without notifications. */
-      if (!self->told_no_server)
-        g_message ("No notification server answers, so new headlines are not announced: %s", error->message);
-      self->told_no_server = TRUE;
-      g_ptr_array_set_size (self->waiting, 0);
-      forget_shown (self);
-      return;
-    }
-
-  g_variant_get (reply, "(^a&s)", &caps);
-  self->caps_known = TRUE;
-  self->told_no_server = FALSE;
-  self->body_markup = strv_has (caps, "body-markup");
-  self->actions = strv_has (caps, "actions");
-  flush_waiting (self);
-}
-
-static void
-request_capabilities (LwnNotifier *self)
-{
-  if (self->caps_pending)
-    return;
-
-  self->caps_pending = TRUE;
-  /* May start an activatable server: the reply waits for it, the applet does not. */
-  g_dbus_connection_call (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE,
-                          "GetCapabilities", NULL, G_VARIANT_TYPE ("(as)"), G_DBUS_CALL_FLAGS_NONE,
-                          CALL_TIMEOUT_MS, self->cancellable, capabilities_cb, self);
-}
-
-/* A new server (or none) has other capabilities and knows none of our ids. */
-static void
-server_changed (LwnNotifier *self)
-{
-  self->caps_known = FALSE;
-  forget_shown (self);
-}
-
-static void
-name_appeared_cb (GDBusConnection *connection,
-                  const char *name,
-                  const char *owner,
-                  gpointer user_data)
-{
-  LwnNotifier *self = user_data;
-
-  g_debug ("Notification server %s appeared", owner);
-  server_changed (self);
-  if (self->waiting->len > 0)
-    request_capabilities (self);
-}
-
-static void
-name_vanished_cb (GDBusConnection *connection,
-                  const char *name,
-                  gpointer user_data)
-{
-  server_changed (user_data);
-}
-
-static void
-action_invoked_cb (GDBusConnection *connection,
-                   const char *sender,
-                   const char *path,
-                   const char *interface,
-                   const char *signal,
-                   GVariant *parameters,
-                   gpointer user_data)
-{
-  LwnNotifier *self = user_data;
-  guint32 id;
-  const char *action;
-  Shown *shown;
-
-  if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(us)")))
-    return;
-
-  g_variant_get (parameters, "(u&s)", &id, &action);
-  shown = find_by_id (self, id);
-  if (shown == NULL || !lwn_url_is_launchable (shown->url))
-    return;
-
-  if (g_str_equal (shown->key, GROUP_KEY))
-    g_signal_emit (self, signals[SIGNAL_SHOW_ALL], 0, shown->url);
-  else
-    g_signal_emit (self, signals[SIGNAL_OPEN], 0, shown->item_id, shown->url);
-}
-
-static void
-notification_closed_cb (GDBusConnection *connection,
-                        const char *sender,
-                        const char *path,
-                        const char *interface,
-                        const char *signal,
-                        GVariant *parameters,
-                        gpointer user_data)
-{
-  LwnNotifier *self = user_data;
-  guint32 id;
-  guint32 reason;
-  Shown *shown;
-
-  if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(uu)")))
-    return;
-
-  g_variant_get (parameters, "(uu)", &id, &reason);
-  shown = find_by_id (self, id);
-  if (shown != NULL && !shown->sending)
-    g_hash_table_remove (self->shown, shown->key);
-}
-
-static void
-show (LwnNotifier *self,
-      const char *key,
-      const char *summary,
-      const char *plain_body,
-      const char *item_id,
-      const char *url,
-      const char *category)
-{
-  Shown *shown = g_hash_table_lookup (self->shown, key);
-
-  if (shown == NULL)
-    {
-      shown = g_new0 (Shown, 1);
-      shown->key = g_strdup (key);
-      g_hash_table_insert (self->shown, shown->key, shown);
-    }
-
-  g_free (shown->summary);
-  shown->summary = g_strdup (summary);
-  g_free (shown->body);
-  shown->body = g_strdup (plain_body);
-  g_free (shown->item_id);
-  shown->item_id = g_strdup (item_id);
-  g_free (shown->url);
-  shown->url = g_strdup (url);
-  shown->category = category;
-  shown->withdrawn = FALSE;
-
-  if (self->caps_known)
-    {
-      send_notification (self, shown);
-      return;
-    }
-
-  if (!g_ptr_array_find_with_equal_func (self->waiting, key, g_str_equal, NULL))
-    g_ptr_array_add (self->waiting, g_strdup (key));
-  request_capabilities (self);
-}
-
-static void
-withdraw (LwnNotifier *self,
-          Shown *shown)
-{
-  if (shown->sending)
-    {
-      shown->withdrawn = TRUE;
-      return;
-    }
-
-  if (shown->id != 0)
-    close_notification (self, shown->id);
-  g_hash_table_remove (self->shown, shown->key);
+  if (oldest != NULL)
+    lwn_notifier_drop_note (self, oldest);
 }
 
 static void
 announce_one (LwnNotifier *self,
               LwnFeedItem *item)
 {
+  const char *item_id = lwn_feed_item_get_id (item);
   g_autofree char *summary = lwn_text_strip_controls (lwn_feed_item_get_title (item));
   g_autofree char *body = lwn_text_ellipsize (lwn_feed_item_get_summary (item), LWN_NOTIFIER_BODY_CHARS);
+  LwnNote *note = g_hash_table_lookup (self->items, item_id);
 
-  show (self, lwn_feed_item_get_id (item), summary, body, lwn_feed_item_get_id (item),
-        lwn_feed_item_get_url (item), HEADLINE_CATEGORY);
+  if (note == NULL)
+    {
+      if (g_hash_table_size (self->items) >= MAX_ITEM_NOTES)
+        forget_oldest_item (self);
+      note = note_new (LWN_NOTE_ITEM, item_id);
+      g_hash_table_insert (self->items, note->item_id, note);
+    }
+  update_note (self, note, summary, body, lwn_feed_item_get_url (item), HEADLINE_CATEGORY);
 }
 
+/* Headline notifications that no server has shown and none is being sent, newest first. */
+static GPtrArray *
+list_waiting_items (LwnNotifier *self)
+{
+  GPtrArray *waiting = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->items);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      LwnNote *note = value;
+
+      if (note->queued && !note->sending && note->id == 0)
+        g_ptr_array_add (waiting, note);
+    }
+  g_ptr_array_sort (waiting, compare_newest_first);
+  return waiting;
+}
+
+/* Adds a headline to the group, after those added before it in this batch. */
+static void
+group_add (LwnNotifier *self,
+           guint *position,
+           const char *item_id,
+           const char *title)
+{
+  g_autofree char *plain_title = NULL;
+  Grouped *grouped;
+
+  if (g_hash_table_contains (self->grouped_ids, item_id))
+    return;
+  /* A first run of a large feed: what could not be tracked is only counted. */
+  if (*position >= GROUP_MAX_TRACKED)
+    {
+      self->n_grouped_untracked++;
+      return;
+    }
+
+  plain_title = lwn_text_strip_controls (title);
+  grouped = g_new0 (Grouped, 1);
+  grouped->item_id = g_strdup (item_id);
+  grouped->title = lwn_text_ellipsize (plain_title, 80);
+  g_ptr_array_insert (self->grouped, (int) (*position)++, grouped);
+  g_hash_table_insert (self->grouped_ids, grouped->item_id, grouped);
+}
+
+/* @items and then @waiting (headline notifications not shown yet, which
+ * the group takes over) join the group, newest first, and it is shown. */
 static void
 announce_group (LwnNotifier *self,
                 GPtrArray *items,
+                GPtrArray *waiting,
                 const char *site_name,
                 const char *site_url)
 {
-  g_autofree char *summary = NULL;
-  GString *body = g_string_new (NULL);
-  g_autofree char *body_text = NULL;
+  guint position = 0;
 
-  /* Translators: the first %u is a number, %s the feed's name, e.g. "7 new headlines from LWN.net". */
-  summary = g_strdup_printf (ngettext ("%u new headline from %s", "%u new headlines from %s", items->len),
-                             items->len, site_name);
-  for (guint i = 0; i < items->len && i < 5; i++)
+  for (guint i = 0; i < items->len; i++)
     {
-      g_autofree char *title = lwn_text_strip_controls (lwn_feed_item_get_title (g_ptr_array_index (items, i)));
-      g_autofree char *short_title = lwn_text_ellipsize (title, 80);
+      LwnFeedItem *item = g_ptr_array_index (items, i);
 
-      if (body->len > 0)
-        g_string_append_c (body, '\n');
-      g_string_append_printf (body, "• %s", short_title);
+      group_add (self, &position, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
     }
-  if (items->len > 5)
+  for (guint i = 0; waiting != NULL && i < waiting->len; i++)
     {
-      g_string_append_c (body, '\n');
-      g_string_append_printf (body, ngettext ("and %u more", "and %u more", items->len - 5), items->len - 5);
+      LwnNote *note = g_ptr_array_index (waiting, i);
+
+      group_add (self, &position, note->item_id, note->summary);
+      lwn_notifier_drop_note (self, note);
+    }
+  if (position == 0 && self->group != NULL)
+    return;
+
+  while (self->grouped->len > GROUP_MAX_TRACKED)
+    {
+      Grouped *oldest = g_ptr_array_index (self->grouped, self->grouped->len - 1);
+
+      g_hash_table_remove (self->grouped_ids, oldest->item_id);
+      g_ptr_array_remove_index (self->grouped, self->grouped->len - 1);
+      self->n_grouped_untracked++;
     }
 
-  body_text = g_string_free (body, FALSE);
-  show (self, GROUP_KEY, summary, body_text, NULL, site_url, HEADLINE_CATEGORY);
+  g_free (self->site_name);
+  self->site_name = g_strdup (site_name);
+  if (self->group == NULL)
+    self->group = note_new (LWN_NOTE_GROUP, NULL);
+  update_note (self, self->group, NULL, NULL, site_url, HEADLINE_CATEGORY);
 }
+
+/* The object */
 
 static void
 lwn_notifier_dispose (GObject *object)
 {
   LwnNotifier *self = LWN_NOTIFIER (object);
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_handle_id (&self->watch_id, g_bus_unwatch_name);
-  if (self->bus != NULL)
-    {
-      if (self->action_subscription != 0)
-        g_dbus_connection_signal_unsubscribe (self->bus, self->action_subscription);
-      if (self->closed_subscription != 0)
-        g_dbus_connection_signal_unsubscribe (self->bus, self->closed_subscription);
-      self->action_subscription = self->closed_subscription = 0;
-    }
-  g_clear_pointer (&self->shown, g_hash_table_unref);
-  g_clear_pointer (&self->waiting, g_ptr_array_unref);
-  g_clear_object (&self->cancellable);
+  lwn_notifier_unwatch_server (self);
   g_clear_object (&self->bus);
 
   G_OBJECT_CLASS (lwn_notifier_parent_class)->dispose (object);
+}
+
+static void
+lwn_notifier_finalize (GObject *object)
+{
+  LwnNotifier *self = LWN_NOTIFIER (object);
+
+  g_hash_table_unref (self->items);
+  g_clear_pointer (&self->group, note_free);
+  g_hash_table_unref (self->grouped_ids);
+  g_ptr_array_unref (self->grouped);
+  g_clear_pointer (&self->message, note_free);
+  g_free (self->site_name);
+  g_free (self->owner);
+
+  G_OBJECT_CLASS (lwn_notifier_parent_class)->finalize (object);
 }
 
 static void
@@ -521,6 +415,7 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = lwn_notifier_dispose;
+  object_class->finalize = lwn_notifier_finalize;
 
   /**
    * LwnNotifier::open:
@@ -529,33 +424,34 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
    *
    * The user asked to read what a notification announced.
    */
-  signals[SIGNAL_OPEN] = g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                       0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
   /**
    * LwnNotifier::show-all:
    * @url: the site the grouped notification was about
    *
    * The user acted on the notification that groups many new headlines.
    */
-  signals[SIGNAL_SHOW_ALL] = g_signal_new ("show-all", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  g_signal_new ("show-all", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
 lwn_notifier_init (LwnNotifier *self)
 {
   self->cancellable = g_cancellable_new ();
-  self->waiting = g_ptr_array_new_with_free_func (g_free);
-  self->shown = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) shown_free);
+  self->items = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
+  self->grouped = g_ptr_array_new_with_free_func ((GDestroyNotify) grouped_free);
+  self->grouped_ids = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 /**
  * lwn_notifier_new:
  * @bus: the session bus
  *
- * Returns: (transfer full): a notifier; it asks the server for its
- *   capabilities when it first has something to show, and again whenever
- *   the server is replaced
+ * Returns: (transfer full): a notifier; it asks a server for its
+ *   capabilities when it first has something to show, and once more for
+ *   each server that takes the name after it
  */
 LwnNotifier *
 lwn_notifier_new (GDBusConnection *bus)
@@ -566,14 +462,7 @@ lwn_notifier_new (GDBusConnection *bus)
 
   self = g_object_new (LWN_TYPE_NOTIFIER, NULL);
   self->bus = g_object_ref (bus);
-  self->watch_id = g_bus_watch_name_on_connection (bus, NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                                   name_appeared_cb, name_vanished_cb, self, NULL);
-  self->action_subscription = g_dbus_connection_signal_subscribe (bus, NOTIFICATIONS_NAME, NOTIFICATIONS_IFACE, "ActionInvoked",
-                                                                  NOTIFICATIONS_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
-                                                                  action_invoked_cb, self, NULL);
-  self->closed_subscription = g_dbus_connection_signal_subscribe (bus, NOTIFICATIONS_NAME, NOTIFICATIONS_IFACE, "NotificationClosed",
-                                                                  NOTIFICATIONS_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
-                                                                  notification_closed_cb, self, NULL);
+  lwn_notifier_watch_server (self);
   return self;
 }
 
@@ -586,9 +475,12 @@ lwn_notifier_new (GDBusConnection *bus)
  * @site_url: (nullable): what the grouped notification is about
  *
  * Shows one notification per item, or a single grouped one when there are
- * more than @max_single; a grouped one still shown is updated in place.
- * Never waits for the server; failures (no
- * notification server) are logged, never fatal.
+ * more than @max_single. A grouped one still shown is updated in place and
+ * counts every headline it announced that is not read yet; once closed,
+ * the next group counts from nothing. Without a server that answers, the
+ * notifications wait for the next one, and more than @max_single of them
+ * wait as one grouped notification. Never waits for the server; failures
+ * are logged, never fatal.
  */
 void
 lwn_notifier_announce (LwnNotifier *self,
@@ -597,6 +489,8 @@ lwn_notifier_announce (LwnNotifier *self,
                        const char *site_name,
                        const char *site_url)
 {
+  g_autoptr (GPtrArray) waiting = NULL;
+
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 
   if (items->len == 0)
@@ -604,8 +498,21 @@ lwn_notifier_announce (LwnNotifier *self,
 
   if (items->len > max_single)
     {
-      announce_group (self, items, site_name, site_url);
+      announce_group (self, items, NULL, site_name, site_url);
       return;
+    }
+
+  /* What no server showed yet would come all at once when one appears:
+   * beyond @max_single it comes as one notification, which also keeps what
+   * waits bounded. */
+  if (!self->caps_known)
+    {
+      waiting = list_waiting_items (self);
+      if (waiting->len + items->len > max_single)
+        {
+          announce_group (self, items, waiting, site_name, site_url);
+          return;
+        }
     }
 
   for (guint i = 0; i < items->len; i++)
@@ -617,19 +524,32 @@ lwn_notifier_announce (LwnNotifier *self,
  * @self: a #LwnNotifier
  * @item_id: an item that was read
  *
- * Closes the item's notification, if it is still shown.
+ * Closes the item's notification, if it is still shown, and takes it out
+ * of the grouped notification's count; a grouped notification left with
+ * nothing unread is closed too.
  */
 void
 lwn_notifier_withdraw (LwnNotifier *self,
                        const char *item_id)
 {
-  Shown *shown;
+  LwnNote *note;
+  Grouped *grouped;
 
   g_return_if_fail (LWN_IS_NOTIFIER (self));
+  g_return_if_fail (item_id != NULL);
 
-  shown = g_hash_table_lookup (self->shown, item_id);
-  if (shown != NULL)
-    withdraw (self, shown);
+  note = g_hash_table_lookup (self->items, item_id);
+  if (note != NULL)
+    withdraw_note (self, note);
+
+  /* The group's text stays as it is: changing it would show it again. */
+  grouped = g_hash_table_lookup (self->grouped_ids, item_id);
+  if (grouped == NULL)
+    return;
+  g_hash_table_remove (self->grouped_ids, item_id);
+  g_ptr_array_remove (self->grouped, grouped);
+  if (self->grouped->len == 0 && self->n_grouped_untracked == 0 && self->group != NULL)
+    withdraw_note (self, self->group);
 }
 
 /**
@@ -641,17 +561,17 @@ lwn_notifier_withdraw (LwnNotifier *self,
 void
 lwn_notifier_withdraw_all (LwnNotifier *self)
 {
-  g_autoptr (GList) all = NULL;
+  g_autoptr (GPtrArray) notes = NULL;
 
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 
-  all = g_hash_table_get_values (self->shown);
-  for (GList *l = all; l != NULL; l = l->next)
+  notes = lwn_notifier_list_notes (self);
+  for (guint i = 0; i < notes->len; i++)
     {
-      Shown *shown = l->data;
+      LwnNote *note = g_ptr_array_index (notes, i);
 
-      if (!g_str_equal (shown->key, MESSAGE_KEY))
-        withdraw (self, shown);
+      if (note->kind != LWN_NOTE_MESSAGE)
+        withdraw_note (self, note);
     }
 }
 
@@ -662,7 +582,7 @@ lwn_notifier_withdraw_all (LwnNotifier *self)
  * @body: plain text
  *
  * Shows a notification about the applet itself (not a headline), even when
- * headline notifications are turned off.
+ * headline notifications are turned off; a message still shown is replaced.
  */
 void
 lwn_notifier_show_message (LwnNotifier *self,
@@ -671,5 +591,16 @@ lwn_notifier_show_message (LwnNotifier *self,
 {
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 
-  show (self, MESSAGE_KEY, summary, body, NULL, NULL, NULL);
+  if (self->message == NULL)
+    self->message = note_new (LWN_NOTE_MESSAGE, NULL);
+  update_note (self, self->message, summary, body, NULL, NULL);
+}
+
+/* Notifications kept, waiting or shown, and the headlines the group counts by id. */
+guint
+lwn_notifier_count_kept (LwnNotifier *self)
+{
+  g_return_val_if_fail (LWN_IS_NOTIFIER (self), 0);
+
+  return g_hash_table_size (self->items) + (self->group != NULL) + self->grouped->len + (self->message != NULL);
 }

@@ -110,7 +110,8 @@ def test_grouped_notification_keeps_action(s):
     wait_headlines(menu, batch2[:20])
     notifications = s.notifier.wait_count(3)
     assert notifications[-1].replaces_id == group.id, notifications
-    assert "4 new headlines" in notifications[-1].summary, notifications[-1]
+    # The one on screen still counts the five it announced: they are not seen yet.
+    assert "9 new headlines from LWN.net" in notifications[-1].summary, notifications[-1]
 
     # Its action, on the one still on screen, opens the headlines window.
     s.notifier.invoke(group.id, "default")
@@ -118,6 +119,70 @@ def test_grouped_notification_keeps_action(s):
 
     # The capabilities were asked for once, not per notification.
     assert len(method_calls(s, "GetCapabilities")) == 1, method_calls(s, "GetCapabilities")
+    assert applet.stop() == 0
+
+
+def test_notification_server_returns(s):
+    """A notification server that leaves and comes back gets what was announced while it was
+    away, once each, and nothing it had shown before."""
+    first = [current(945000)]
+    applet, menu = start_loaded(s, first, interval=2)
+    s.notifier.wait_count(1)
+
+    s.notifier.close()
+    e2e.wait_for(lambda: not s.bus.name_owner(e2e.NOTIFY_NAME), "the notification server to leave")
+    away = [current(945002), current(945001)] + first
+    s.server.set_items(away)
+    wait_headlines(menu, away)
+    # The applet has tried to announce them, and found no server.
+    e2e.wait_for(lambda: "No notification server answers" in applet.log(), "the announcement without a server")
+
+    s.notifier = e2e.NotificationDaemon(s.bus, s.env, s.path("notification-daemon-2.log"))
+    s.notifier.wait_count(2)
+    time.sleep(SETTLE)
+    notifications = s.notifier.notifications()
+    assert sorted(n.summary for n in notifications) == sorted(item["title"] for item in away[:2]), notifications
+    assert all(n.replaces_id == 0 for n in notifications), notifications
+    assert len(method_calls(s, "GetCapabilities")) == 1, method_calls(s, "GetCapabilities")
+
+    # While it is there, a new headline is shown at once, and nothing twice.
+    back = [current(945003)] + away
+    s.server.set_items(back)
+    wait_headlines(menu, back)
+    s.notifier.wait_count(3)
+    time.sleep(SETTLE)
+    summaries = [n.summary for n in s.notifier.notifications()]
+    assert sorted(summaries) == sorted(item["title"] for item in back[:3]), summaries
+    applet.assert_alive()
+    assert applet.stop() == 0
+
+
+def test_item_named_like_group(s):
+    """A feed item whose id is spelt like the notifier's grouped notification keeps a
+    notification of its own, and its action opens that item."""
+    first = [current(946000)]
+    applet, menu = start_loaded(s, first, interval=2)
+    s.notifier.wait_count(1)
+
+    lookalike = current(946001, "Named like the group")
+    lookalike["about"] = "lwn-tray:group"
+    batch1 = [lookalike] + first
+    s.server.set_items(batch1)
+    wait_headlines(menu, batch1)
+    single = s.notifier.wait_count(2)[-1]
+    assert single.summary == lookalike["title"], single
+
+    batch2 = [current(946100 + n) for n in range(5)] + batch1
+    s.server.set_items(batch2)
+    wait_headlines(menu, batch2)
+    group = s.notifier.wait_count(3)[-1]
+    assert group.replaces_id == 0, group
+    assert "5 new headlines from LWN.net" in group.summary, group
+
+    s.notifier.invoke(single.id, "default")
+    assert s.recorder.wait_count(1) == [lookalike["link"]], s.recorder.urls()
+    time.sleep(SETTLE)
+    assert not application_windows(s, applet), "the item's action opened the headlines window"
     assert applet.stop() == 0
 
 
@@ -249,6 +314,8 @@ def test_second_start_options(s):
 TESTS = [
     ("a late click opens the headline it was shown for", test_late_click),
     ("grouped notifications update in place and keep their action", test_grouped_notification_keeps_action),
+    ("a notification server that comes back gets what was announced meanwhile", test_notification_server_returns),
+    ("a feed item named like the grouped notification keeps its own", test_item_named_like_group),
     ("a hung notification server never freezes the menu", test_hung_notification_server),
     ("Refresh now right after a check asks the server and answers", test_refresh_now_answers),
     ("a second start applies or refuses its options", test_second_start_options),

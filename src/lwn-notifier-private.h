@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The notifier's insides, shared by its two files (lwn-notifier.c keeps the notifications,
+ * lwn-notifier-server.c talks to the server), and what its tests may see of them. */
+#pragma once
+
+#include "lwn-notifier.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  LWN_NOTE_ITEM,
+  LWN_NOTE_GROUP,
+  LWN_NOTE_MESSAGE,
+} LwnNoteKind;
+
+/* One notification: a headline's, the group's or the applet's own message. Each kind has a place
+ * of its own in the notifier, so that no feed's ids can name another kind. */
+typedef struct
+{
+  LwnNoteKind kind;
+  char *item_id; /* LWN_NOTE_ITEM only */
+  char *summary; /* the group's is made when it is sent */
+  char *body;    /* plain text; the group's is made when it is sent */
+  char *url;
+  const char *category;
+  guint64 order;      /* when its content last changed: what waits goes out in this order */
+  guint32 id;         /* the current server's, 0 until Notify answers */
+  gboolean queued;    /* its content has not reached the current server yet */
+  gboolean sending;   /* a Notify call for it is under way; the note stays until it answers */
+  gboolean withdrawn; /* close it as soon as its id is known */
+} LwnNote;
+
+struct _LwnNotifier
+{
+  GObject parent_instance;
+
+  GDBusConnection *bus;
+  GCancellable *cancellable;
+  guint watch_id;
+  guint action_subscription;
+  guint closed_subscription;
+
+  /* The server's unique name once seen. Capabilities and notification ids
+   * are one server's: the generation changes with the server. */
+  char *owner;
+  guint generation;
+  GCancellable *caps_cancellable; /* the capabilities request under way */
+  gboolean caps_known;
+  gboolean caps_refused; /* this server did not answer: wait for another */
+  gboolean body_markup;
+  gboolean actions;
+  gboolean told_no_server;
+
+  GHashTable *items; /* item id → LwnNote* */
+  LwnNote *group;
+  GPtrArray *grouped;        /* what the group counts by id, newest first */
+  GHashTable *grouped_ids;   /* item id → element of grouped */
+  guint n_grouped_untracked; /* what it counts beyond those */
+  char *site_name;
+  LwnNote *message;
+  guint64 next_order;
+};
+
+/* clang-format off */
+/* lwn-notifier.c */
+GPtrArray *lwn_notifier_list_notes          (LwnNotifier *self);
+LwnNote   *lwn_notifier_find_note           (LwnNotifier *self,
+                                             LwnNoteKind  kind,
+                                             const char  *item_id);
+LwnNote   *lwn_notifier_find_by_id          (LwnNotifier *self,
+                                             guint32      id);
+gboolean   lwn_notifier_has_queued          (LwnNotifier *self);
+void       lwn_notifier_drop_note           (LwnNotifier *self,
+                                             LwnNote     *note);
+void       lwn_notifier_dup_group_text      (LwnNotifier *self,
+                                             char       **summary,
+                                             char       **body);
+gint       lwn_note_compare_order           (gconstpointer a,
+                                             gconstpointer b);
+
+/* lwn-notifier-server.c */
+void       lwn_notifier_watch_server        (LwnNotifier *self);
+void       lwn_notifier_unwatch_server      (LwnNotifier *self);
+void       lwn_notifier_deliver_queued      (LwnNotifier *self);
+void       lwn_notifier_close_notification  (LwnNotifier *self,
+                                             guint32      id);
+
+/* For tests: notifications kept, waiting or shown, and headlines the group counts by id. */
+guint      lwn_notifier_count_kept          (LwnNotifier *self);
+/* clang-format on */
+
+G_END_DECLS

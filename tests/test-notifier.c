@@ -1,0 +1,757 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests for LwnNotifier against notification servers in this process, on a private bus: what a server
+ * receives when none was there, when one is replaced or comes back, when a feed's ids look like the
+ * notifier's own names, and when grouped announcements follow one another. */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lwn-notifier-private.h"
+
+#define NOTIFICATIONS_NAME "org.freedesktop.Notifications"
+#define NOTIFICATIONS_PATH "/org/freedesktop/Notifications"
+#define NOTIFICATIONS_IFACE "org.freedesktop.Notifications"
+#define WAIT_SECONDS 10
+#define SITE_NAME "Test"
+#define SITE_URL "https://example.com/"
+/* What the reading model asks for after a first run. */
+#define MAX_SINGLE 3
+
+/* RequestName flags and answer (D-Bus specification) */
+#define NAME_ALLOW_REPLACEMENT 0x1
+#define NAME_REPLACE_EXISTING 0x2
+#define NAME_PRIMARY_OWNER 1
+
+static const char server_xml[] = "<node><interface name='" NOTIFICATIONS_IFACE "'>"
+                                 "<method name='GetCapabilities'><arg type='as' direction='out'/></method>"
+                                 "<method name='Notify'><arg type='s'/><arg type='u'/><arg type='s'/><arg type='s'/><arg type='s'/>"
+                                 "<arg type='as'/><arg type='a{sv}'/><arg type='i'/><arg type='u' direction='out'/></method>"
+                                 "<method name='CloseNotification'><arg type='u'/></method>"
+                                 "<signal name='NotificationClosed'><arg type='u'/><arg type='u'/></signal>"
+                                 "<signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
+                                 "</interface></node>";
+
+/* A notification server on its own connection: it records every call,
+ * numbers notifications from its own first id, and can keep calls waiting. */
+typedef struct
+{
+  GDBusConnection *connection;
+  guint registration;
+  char **caps;
+  gboolean hold_caps;
+  gboolean hold_notify;
+  GPtrArray *held;  /* GDBusMethodInvocation*, not answered yet */
+  GPtrArray *calls; /* GVariant* (sv): method name and parameters, in order */
+  guint32 next_id;
+} MockServer;
+
+typedef struct
+{
+  GTestDBus *dbus;
+  GDBusConnection *bus; /* the notifier's */
+  LwnNotifier *notifier;
+  GPtrArray *opened; /* item ids of ::open */
+  guint n_show_all;
+} Fixture;
+
+/* The mock server */
+
+static void
+mock_method_call (GDBusConnection *connection,
+                  const char *sender,
+                  const char *path,
+                  const char *interface,
+                  const char *method,
+                  GVariant *parameters,
+                  GDBusMethodInvocation *invocation,
+                  gpointer user_data)
+{
+  MockServer *mock = user_data;
+
+  g_ptr_array_add (mock->calls, g_variant_ref_sink (g_variant_new ("(s@*)", method, parameters)));
+
+  if (g_str_equal (method, "GetCapabilities"))
+    {
+      if (mock->hold_caps)
+        g_ptr_array_add (mock->held, g_object_ref (invocation));
+      else
+        g_dbus_method_invocation_return_value (invocation, g_variant_new ("(^as)", mock->caps));
+    }
+  else if (g_str_equal (method, "Notify"))
+    {
+      guint32 replaces_id;
+
+      g_variant_get_child (parameters, 1, "u", &replaces_id);
+      if (mock->hold_notify)
+        g_ptr_array_add (mock->held, g_object_ref (invocation));
+      else
+        g_dbus_method_invocation_return_value (invocation,
+                                               g_variant_new ("(u)", replaces_id != 0 ? replaces_id : mock->next_id++));
+    }
+  else
+    g_dbus_method_invocation_return_value (invocation, NULL);
+}
+
+static const GDBusInterfaceVTable mock_vtable = { mock_method_call, NULL, NULL, { 0 } };
+
+static MockServer *
+mock_server_new (Fixture *fixture,
+                 const char *caps,
+                 guint32 first_id,
+                 guint32 name_flags)
+{
+  MockServer *mock = g_new0 (MockServer, 1);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (server_xml, &error);
+  g_autoptr (GVariant) reply = NULL;
+  guint32 answer;
+
+  g_assert_no_error (error);
+  mock->caps = g_strsplit (caps, " ", -1);
+  mock->held = g_ptr_array_new_with_free_func (g_object_unref);
+  mock->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  mock->next_id = first_id;
+  mock->connection = g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (fixture->dbus),
+                                                             G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                             NULL, NULL, &error);
+  g_assert_no_error (error);
+  mock->registration = g_dbus_connection_register_object (mock->connection, NOTIFICATIONS_PATH, info->interfaces[0],
+                                                          &mock_vtable, mock, NULL, &error);
+  g_assert_no_error (error);
+
+  reply = g_dbus_connection_call_sync (mock->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "RequestName",
+                                       g_variant_new ("(su)", NOTIFICATIONS_NAME, name_flags), G_VARIANT_TYPE ("(u)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_variant_get (reply, "(u)", &answer);
+  g_assert_cmpuint (answer, ==, NAME_PRIMARY_OWNER);
+  return mock;
+}
+
+/* The server leaves the bus; calls it kept waiting are answered by the bus with an error. */
+static void
+mock_server_free (MockServer *mock)
+{
+  g_dbus_connection_unregister_object (mock->connection, mock->registration);
+  g_dbus_connection_close_sync (mock->connection, NULL, NULL);
+  g_clear_object (&mock->connection);
+  g_ptr_array_unref (mock->held);
+  g_ptr_array_unref (mock->calls);
+  g_strfreev (mock->caps);
+  g_free (mock);
+}
+
+/* Answers the GetCapabilities calls it kept waiting. */
+static void
+mock_server_answer_caps (MockServer *mock)
+{
+  mock->hold_caps = FALSE;
+  for (guint i = 0; i < mock->held->len; i++)
+    {
+      GDBusMethodInvocation *invocation = g_ptr_array_index (mock->held, i);
+
+      g_assert_cmpstr (g_dbus_method_invocation_get_method_name (invocation), ==, "GetCapabilities");
+      g_dbus_method_invocation_return_value (g_object_ref (invocation), g_variant_new ("(^as)", mock->caps));
+    }
+  g_ptr_array_set_size (mock->held, 0);
+}
+
+static void
+mock_server_emit (MockServer *mock,
+                  const char *signal,
+                  GVariant *parameters)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_dbus_connection_emit_signal (mock->connection, NULL, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE, signal,
+                                 parameters, &error);
+  g_assert_no_error (error);
+  g_dbus_connection_flush_sync (mock->connection, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* The parameters of each call of @method, oldest first. */
+static GPtrArray *
+mock_server_calls (MockServer *mock,
+                   const char *method)
+{
+  GPtrArray *found = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+
+  for (guint i = 0; i < mock->calls->len; i++)
+    {
+      const char *name;
+      GVariant *parameters;
+
+      g_variant_get (g_ptr_array_index (mock->calls, i), "(&s@*)", &name, &parameters);
+      if (g_str_equal (name, method))
+        g_ptr_array_add (found, parameters);
+      else
+        g_variant_unref (parameters);
+    }
+  return found;
+}
+
+static guint
+mock_server_count (MockServer *mock,
+                   const char *method)
+{
+  g_autoptr (GPtrArray) calls = mock_server_calls (mock, method);
+
+  return calls->len;
+}
+
+/* A Notify call as the server saw it. */
+typedef struct
+{
+  guint32 replaces_id;
+  const char *summary;
+  const char *body;
+  const char **actions;
+} Notify;
+
+static Notify
+notify_at (GPtrArray *calls,
+           guint index)
+{
+  Notify notify = { 0 };
+
+  g_assert_cmpuint (index, <, calls->len);
+  g_variant_get (g_ptr_array_index (calls, index), "(&su&s&s&s^a&s@a{sv}i)", NULL, &notify.replaces_id, NULL,
+                 &notify.summary, &notify.body, &notify.actions, NULL, NULL);
+  return notify;
+}
+
+/* Waiting */
+
+/* Every message sent before is received and dispatched: the notifier's
+ * connection sees its answers and signals, each mock its calls. */
+static void
+settle (Fixture *fixture,
+        MockServer *mock)
+{
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autoptr (GVariant) reply = NULL;
+      g_autoptr (GError) error = NULL;
+
+      reply = g_dbus_connection_call_sync (fixture->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                           "org.freedesktop.DBus", "GetId", NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                                           NULL, &error);
+      g_assert_no_error (error);
+      if (mock != NULL)
+        {
+          g_clear_pointer (&reply, g_variant_unref);
+          reply = g_dbus_connection_call_sync (mock->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                               "org.freedesktop.DBus", "GetId", NULL, NULL, G_DBUS_CALL_FLAGS_NONE,
+                                               -1, NULL, &error);
+          g_assert_no_error (error);
+        }
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+}
+
+static void
+wait_calls (MockServer *mock,
+            const char *method,
+            guint count)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (mock_server_count (mock, method) < count)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %u %s call(s); the server has %u", count, method,
+                 mock_server_count (mock, method));
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+/* Headlines, newest first: @n items numbered down from @newest. */
+static GPtrArray *
+make_items (guint newest,
+            guint n)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint number = newest - i;
+      g_autofree char *id = g_strdup_printf ("https://lwn.net/Articles/%u/", number);
+      g_autofree char *title = g_strdup_printf ("Headline %u", number);
+      g_autofree char *description = g_strdup_printf ("<p>Summary of %u</p>", number);
+
+      g_ptr_array_add (items, lwn_feed_item_new (id, title, id, id, NULL, description, NULL, FALSE));
+    }
+  return items;
+}
+
+static LwnFeedItem *
+make_item (const char *id,
+           const char *title,
+           const char *description)
+{
+  return lwn_feed_item_new (id, title, "https://lwn.net/Articles/1/", "https://lwn.net/Articles/1/", NULL,
+                            description, NULL, FALSE);
+}
+
+static void
+announce (Fixture *fixture,
+          guint newest,
+          guint n)
+{
+  g_autoptr (GPtrArray) items = make_items (newest, n);
+
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+}
+
+static void
+withdraw (Fixture *fixture,
+          guint number)
+{
+  g_autofree char *id = g_strdup_printf ("https://lwn.net/Articles/%u/", number);
+
+  lwn_notifier_withdraw (fixture->notifier, id);
+}
+
+/* The count a grouped notification's summary gives, 0 for any other. */
+static guint
+group_count (const char *summary)
+{
+  guint count = 0;
+  char site[16] = "";
+
+  if (sscanf (summary, "%u new headlines from %15s", &count, site) != 2 || !g_str_equal (site, SITE_NAME))
+    return 0;
+  return count;
+}
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Fixture */
+
+static void
+open_cb (LwnNotifier *notifier,
+         const char *item_id,
+         const char *url,
+         Fixture *fixture)
+{
+  g_ptr_array_add (fixture->opened, g_strdup (item_id));
+}
+
+static void
+show_all_cb (LwnNotifier *notifier,
+             const char *url,
+             Fixture *fixture)
+{
+  fixture->n_show_all++;
+}
+
+static void
+fixture_set_up (Fixture *fixture,
+                gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  fixture->dbus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (fixture->dbus);
+  fixture->bus = g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (fixture->dbus),
+                                                         G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                         NULL, NULL, &error);
+  g_assert_no_error (error);
+  fixture->opened = g_ptr_array_new_with_free_func (g_free);
+  fixture->notifier = lwn_notifier_new (fixture->bus);
+  g_signal_connect (fixture->notifier, "open", G_CALLBACK (open_cb), fixture);
+  g_signal_connect (fixture->notifier, "show-all", G_CALLBACK (show_all_cb), fixture);
+}
+
+static void
+fixture_tear_down (Fixture *fixture,
+                   gconstpointer data)
+{
+  g_clear_object (&fixture->notifier);
+  g_dbus_connection_close_sync (fixture->bus, NULL, NULL);
+  g_clear_object (&fixture->bus);
+  /* Whatever the notifier's cancelled calls still had to say. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_test_dbus_down (fixture->dbus);
+  g_clear_object (&fixture->dbus);
+  g_ptr_array_unref (fixture->opened);
+}
+
+/* Tests */
+
+static void
+test_no_server_bounded (Fixture *fixture,
+                        gconstpointer data)
+{
+  guint announced = 0;
+  guint kept_halfway = 0;
+  guint shown = 0;
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GHashTable) titles = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_test_summary ("With no notification server, what waits for one stays bounded however many headlines "
+                  "arrive, and a server that appears gets all of them, each once");
+
+  settle (fixture, NULL);
+  for (guint round = 1; round <= 400; round++)
+    {
+      /* Small batches that get a notification each, and larger ones that are grouped. */
+      guint n = round % 4 == 0 ? 10 : 2;
+
+      announce (fixture, announced + n, n);
+      announced += n;
+      settle (fixture, NULL);
+      if (round == 200)
+        kept_halfway = lwn_notifier_count_kept (fixture->notifier);
+    }
+  g_test_message ("kept for %u headlines: %u halfway, %u at the end", announced, kept_halfway,
+                  lwn_notifier_count_kept (fixture->notifier));
+  g_assert_cmpuint (kept_halfway, <, announced / 2);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), <=, kept_halfway + MAX_SINGLE);
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "GetCapabilities"), ==, 1);
+
+  /* One grouped notification and at most a few single ones: every headline in one of them. */
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, <=, 1 + MAX_SINGLE);
+  for (guint i = 0; i < notifies->len; i++)
+    {
+      Notify notify = notify_at (notifies, i);
+      guint count = group_count (notify.summary);
+
+      g_assert_cmpuint (notify.replaces_id, ==, 0);
+      if (count > 0)
+        shown += count;
+      else
+        {
+          g_assert_true (g_str_has_prefix (notify.summary, "Headline "));
+          g_assert_false (g_hash_table_contains (titles, notify.summary));
+          g_hash_table_add (titles, (char *) notify.summary);
+          shown++;
+        }
+      g_free (notify.actions);
+    }
+  g_assert_cmpuint (shown, ==, announced);
+  mock_server_free (mock);
+}
+
+static void
+test_server_returns (Fixture *fixture,
+                     gconstpointer data)
+{
+  MockServer *first;
+  MockServer *second;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GPtrArray) summaries = g_ptr_array_new ();
+
+  g_test_summary ("A server that vanishes and comes back gets what was not shown yet: what was announced "
+                  "while it was away and what it left unanswered, once each, and nothing it showed before");
+
+  first = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, first);
+  announce (fixture, 2, 2);
+  wait_calls (first, "Notify", 2);
+
+  /* It takes the next one and vanishes without answering. */
+  first->hold_notify = TRUE;
+  announce (fixture, 3, 1);
+  wait_calls (first, "Notify", 3);
+  g_clear_pointer (&first, mock_server_free);
+  settle (fixture, NULL);
+
+  /* While no server is there: one more, then enough for a group. */
+  announce (fixture, 4, 1);
+  announce (fixture, 11, 7);
+  settle (fixture, NULL);
+
+  second = mock_server_new (fixture, "actions body body-markup", 101, 0);
+  wait_calls (second, "Notify", 3);
+  settle (fixture, second);
+  g_assert_cmpuint (mock_server_count (second, "GetCapabilities"), ==, 1);
+
+  notifies = mock_server_calls (second, "Notify");
+  for (guint i = 0; i < notifies->len; i++)
+    {
+      Notify notify = notify_at (notifies, i);
+
+      /* The new server knows none of the old one's ids. */
+      g_assert_cmpuint (notify.replaces_id, ==, 0);
+      g_ptr_array_add (summaries, (char *) notify.summary);
+      g_free (notify.actions);
+    }
+  g_ptr_array_sort (summaries, compare_strings);
+  g_assert_cmpuint (summaries->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (summaries, 0), ==, "7 new headlines from " SITE_NAME);
+  g_assert_cmpstr (g_ptr_array_index (summaries, 1), ==, "Headline 3");
+  g_assert_cmpstr (g_ptr_array_index (summaries, 2), ==, "Headline 4");
+  mock_server_free (second);
+}
+
+static void
+test_capabilities_owner_change (Fixture *fixture,
+                                gconstpointer data)
+{
+  MockServer *old_server;
+  MockServer *new_server;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (LwnFeedItem) item = make_item ("https://lwn.net/Articles/1/", "Fish", "<p>Fish &amp; chips</p>");
+  g_autoptr (GPtrArray) items = g_ptr_array_new ();
+  Notify notify;
+
+  g_test_summary ("Capabilities are asked once per server: an answer from a server that was replaced "
+                  "is not taken for its successor's");
+
+  /* A server without actions or markup, slow to say so. */
+  old_server = mock_server_new (fixture, "body", 1, NAME_ALLOW_REPLACEMENT);
+  old_server->hold_caps = TRUE;
+  settle (fixture, old_server);
+  g_ptr_array_add (items, item);
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+  wait_calls (old_server, "GetCapabilities", 1);
+
+  /* A server with both takes over before the first answers. */
+  new_server = mock_server_new (fixture, "actions body body-markup", 101, NAME_REPLACE_EXISTING);
+  new_server->hold_caps = TRUE;
+  wait_calls (new_server, "GetCapabilities", 1);
+
+  /* The old server's answer comes late: nothing is sent on its word. */
+  mock_server_answer_caps (old_server);
+  settle (fixture, new_server);
+  g_assert_cmpuint (mock_server_count (new_server, "Notify"), ==, 0);
+
+  mock_server_answer_caps (new_server);
+  wait_calls (new_server, "Notify", 1);
+  settle (fixture, new_server);
+
+  notifies = mock_server_calls (new_server, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 1);
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "Fish");
+  g_assert_cmpstr (notify.body, ==, "Fish &amp; chips");
+  g_assert_true (g_strv_contains (notify.actions, "default"));
+  g_free (notify.actions);
+  g_assert_cmpuint (mock_server_count (new_server, "GetCapabilities"), ==, 1);
+  g_assert_cmpuint (mock_server_count (old_server, "GetCapabilities"), ==, 1);
+  g_assert_cmpuint (mock_server_count (old_server, "Notify"), ==, 0);
+  mock_server_free (new_server);
+  mock_server_free (old_server);
+}
+
+static void
+test_item_ids_apart (Fixture *fixture,
+                     gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GPtrArray) closes = NULL;
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  guint32 closed;
+  Notify notify;
+
+  g_test_summary ("A feed item whose id is spelt like the notifier's own names gets a notification of its "
+                  "own: it neither takes the grouped one or the applet's message, nor is taken by them");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+
+  g_ptr_array_add (items, make_item ("lwn-tray:group", "Group look-alike", "<p>Not a group</p>"));
+  g_ptr_array_add (items, make_item ("lwn-tray:message", "Message look-alike", "<p>Not a message</p>"));
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+  wait_calls (mock, "Notify", 2);
+
+  announce (fixture, 105, 5);
+  lwn_notifier_show_message (fixture->notifier, "A message", "About the applet");
+  wait_calls (mock, "Notify", 4);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 4);
+  for (guint i = 0; i < notifies->len; i++)
+    {
+      notify = notify_at (notifies, i);
+      g_assert_cmpuint (notify.replaces_id, ==, 0);
+      g_free (notify.actions);
+    }
+
+  /* Ids 1 and 2 are the items', 3 the group's. */
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 1, "default"));
+  settle (fixture, mock);
+  g_assert_cmpuint (fixture->opened->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (fixture->opened, 0), ==, "lwn-tray:group");
+  g_assert_cmpuint (fixture->n_show_all, ==, 0);
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 3, "default"));
+  settle (fixture, mock);
+  g_assert_cmpuint (fixture->n_show_all, ==, 1);
+
+  /* Reading the look-alikes closes theirs, not the group or the message. */
+  lwn_notifier_withdraw (fixture->notifier, "lwn-tray:group");
+  wait_calls (mock, "CloseNotification", 1);
+  lwn_notifier_withdraw (fixture->notifier, "lwn-tray:message");
+  wait_calls (mock, "CloseNotification", 2);
+  settle (fixture, mock);
+  closes = mock_server_calls (mock, "CloseNotification");
+  g_assert_cmpuint (closes->len, ==, 2);
+  g_variant_get (g_ptr_array_index (closes, 0), "(u)", &closed);
+  g_assert_cmpuint (closed, ==, 1);
+  g_variant_get (g_ptr_array_index (closes, 1), "(u)", &closed);
+  g_assert_cmpuint (closed, ==, 2);
+  mock_server_free (mock);
+}
+
+static void
+test_group_total (Fixture *fixture,
+                  gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  Notify notify;
+  guint32 group_id;
+
+  g_test_summary ("A grouped notification still shown is updated in place with every new headline it has "
+                  "announced; once closed, the next batch starts from its own count");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+
+  announce (fixture, 7, 7);
+  wait_calls (mock, "Notify", 1);
+  announce (fixture, 12, 5);
+  wait_calls (mock, "Notify", 2);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "7 new headlines from " SITE_NAME);
+  group_id = 1;
+  g_free (notify.actions);
+  notify = notify_at (notifies, 1);
+  g_assert_cmpuint (notify.replaces_id, ==, group_id);
+  g_assert_cmpstr (notify.summary, ==, "12 new headlines from " SITE_NAME);
+  g_assert_true (g_str_has_prefix (notify.body, "• Headline 12\n• Headline 11\n"));
+  g_assert_true (g_str_has_suffix (notify.body, "\nand 7 more"));
+  g_assert_true (g_strv_contains (notify.actions, "default"));
+  g_free (notify.actions);
+
+  /* The person closes it: the next batch is news of its own. */
+  mock_server_emit (mock, "NotificationClosed", g_variant_new ("(uu)", group_id, 2));
+  settle (fixture, mock);
+  announce (fixture, 16, 4);
+  wait_calls (mock, "Notify", 3);
+  g_clear_pointer (&notifies, g_ptr_array_unref);
+  notifies = mock_server_calls (mock, "Notify");
+  notify = notify_at (notifies, 2);
+  g_assert_cmpuint (notify.replaces_id, ==, 0);
+  g_assert_cmpstr (notify.summary, ==, "4 new headlines from " SITE_NAME);
+  g_free (notify.actions);
+  mock_server_free (mock);
+}
+
+static void
+test_group_read (Fixture *fixture,
+                 gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GPtrArray) closes = NULL;
+  Notify notify;
+  guint32 closed;
+
+  g_test_summary ("A grouped notification counts only the headlines not read since, and is closed once "
+                  "all of them are");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+
+  announce (fixture, 4, 4);
+  wait_calls (mock, "Notify", 1);
+  /* Reading one does not pop the notification up again. */
+  withdraw (fixture, 3);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 1);
+  g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 0);
+
+  announce (fixture, 10, 6);
+  wait_calls (mock, "Notify", 2);
+  notifies = mock_server_calls (mock, "Notify");
+  notify = notify_at (notifies, 1);
+  g_assert_cmpuint (notify.replaces_id, ==, 1);
+  g_assert_cmpstr (notify.summary, ==, "9 new headlines from " SITE_NAME);
+  g_free (notify.actions);
+
+  for (guint number = 1; number <= 10; number++)
+    if (number != 3)
+      withdraw (fixture, number);
+  wait_calls (mock, "CloseNotification", 1);
+  settle (fixture, mock);
+  closes = mock_server_calls (mock, "CloseNotification");
+  g_assert_cmpuint (closes->len, ==, 1);
+  g_variant_get (g_ptr_array_index (closes, 0), "(u)", &closed);
+  g_assert_cmpuint (closed, ==, 1);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 2);
+  mock_server_free (mock);
+}
+
+static void
+test_group_large (Fixture *fixture,
+                  gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) items = make_items (1200, 1200);
+  g_autoptr (GPtrArray) notifies = NULL;
+  Notify notify;
+
+  g_test_summary ("A first run of a 1,200-item feed is one notification that counts every item, and the "
+                  "notifier keeps a bounded part of it");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+  lwn_notifier_announce (fixture->notifier, items, 1, SITE_NAME, SITE_URL);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 1);
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "1200 new headlines from " SITE_NAME);
+  g_assert_true (g_str_has_prefix (notify.body, "• Headline 1200\n"));
+  g_assert_true (g_str_has_suffix (notify.body, "\nand 1195 more"));
+  g_free (notify.actions);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), <, 1200 / 2);
+  mock_server_free (mock);
+}
+
+int
+main (int argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_set_application_name ("lwn-tray");
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/notifier/no-server/bounded", test_no_server_bounded);
+  ADD ("/notifier/server/returns", test_server_returns);
+  ADD ("/notifier/capabilities/owner-change", test_capabilities_owner_change);
+  ADD ("/notifier/ids/apart", test_item_ids_apart);
+  ADD ("/notifier/group/total", test_group_total);
+  ADD ("/notifier/group/read", test_group_read);
+  ADD ("/notifier/group/large", test_group_large);
+#undef ADD
+
+  return g_test_run ();
+}
