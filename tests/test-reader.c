@@ -8,7 +8,7 @@
 
 #include <glib/gstdio.h>
 
-#include "lwn-reader.h"
+#include "lwn-reader-private.h"
 #include "lwn-test-server.h"
 
 #define FEED_PATH "/feed"
@@ -26,25 +26,70 @@ typedef struct
   GArray *max_single;
   GPtrArray *alerts;
   guint n_changed;
+  guint want_requests; /* for has_wanted_requests() */
 } Fixture;
 
-/* An RSS 2.0 feed whose items have the given numbers, newest first. */
+/* The guid of item @number: its article URL, padded with a query to
+ * @length bytes when that is longer. */
 static char *
-make_feed (const guint *numbers,
-           guint n)
+item_id (guint number,
+         gsize length)
+{
+  GString *id = g_string_new (NULL);
+
+  g_string_printf (id, "https://lwn.net/Articles/%u/", number);
+  if (length > id->len)
+    {
+      g_string_append_c (id, '?');
+      while (id->len < length)
+        g_string_append_c (id, (char) ('a' + id->len % 26));
+    }
+  return g_string_free (id, FALSE);
+}
+
+/* An RSS 2.0 feed whose items have the given numbers, newest first, and
+ * guids of @id_length bytes (0: as short as they come). */
+static char *
+make_feed_full (const guint *numbers,
+                guint n,
+                gsize id_length)
 {
   GString *feed = g_string_new ("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel>"
                                 "<title>Test feed</title><link>https://example.com/</link>"
                                 "<description>Tests</description>\n");
 
   for (guint i = 0; i < n; i++)
-    g_string_append_printf (feed, "<item><title>Headline %u</title>"
-                                  "<link>https://lwn.net/Articles/%u/rss</link>"
-                                  "<guid>https://lwn.net/Articles/%u/</guid>"
-                                  "<description>&lt;p&gt;Summary of %u&lt;/p&gt;</description></item>\n",
-                            numbers[i], numbers[i], numbers[i], numbers[i]);
+    {
+      g_autofree char *id = item_id (numbers[i], id_length);
+
+      g_string_append_printf (feed, "<item><title>Headline %u</title>"
+                                    "<link>https://lwn.net/Articles/%u/rss</link>"
+                                    "<guid>%s</guid>"
+                                    "<description>&lt;p&gt;Summary of %u&lt;/p&gt;</description></item>\n",
+                              numbers[i], numbers[i], id, numbers[i]);
+    }
   g_string_append (feed, "</channel></rss>\n");
   return g_string_free (feed, FALSE);
+}
+
+static char *
+make_feed (const guint *numbers,
+           guint n)
+{
+  return make_feed_full (numbers, n, 0);
+}
+
+static void
+serve_full (Fixture *fixture,
+            const guint *numbers,
+            guint n,
+            gsize id_length,
+            const char *etag)
+{
+  g_autofree char *body = make_feed_full (numbers, n, id_length);
+  LwnTestRoute route = { .content_type = "application/rss+xml", .body = body, .etag = etag };
+
+  lwn_test_server_add_route (fixture->server, FEED_PATH, &route);
 }
 
 static void
@@ -53,10 +98,7 @@ serve (Fixture *fixture,
        guint n,
        const char *etag)
 {
-  g_autofree char *body = make_feed (numbers, n);
-  LwnTestRoute route = { .content_type = "application/rss+xml", .body = body, .etag = etag };
-
-  lwn_test_server_add_route (fixture->server, FEED_PATH, &route);
+  serve_full (fixture, numbers, n, 0, etag);
 }
 
 static void
@@ -633,6 +675,160 @@ test_switch_feed (Fixture *fixture,
   g_assert_cmpint (lwn_reader_get_state (fixture->reader), ==, LWN_READER_STATE_FAILED);
 }
 
+static gboolean
+has_two_announcements (Fixture *fixture)
+{
+  return fixture->announced->len >= 2;
+}
+
+static gboolean
+has_wanted_requests (Fixture *fixture)
+{
+  return lwn_test_server_count_requests (fixture->server, FEED_PATH) >= fixture->want_requests
+         && !lwn_reader_get_refreshing (fixture->reader);
+}
+
+/* @first, @first - 1, … down to @first - @n + 1: a feed's numbers, newest first. */
+static guint *
+count_down (guint first,
+            guint n)
+{
+  guint *numbers = g_new (guint, n);
+
+  for (guint i = 0; i < n; i++)
+    numbers[i] = first - i;
+  return numbers;
+}
+
+static void
+test_large_feed (Fixture *fixture,
+                 gconstpointer data)
+{
+  gsize id_length = GPOINTER_TO_SIZE (data);
+  g_autofree guint *first = count_down (1200, 1200);
+  g_autofree guint *second = count_down (1201, 1200);
+  g_autofree guint *third = count_down (1202, 1200);
+  g_autofree char *id_1201 = item_id (1201, id_length);
+  g_autofree char *id_1202 = item_id (1202, id_length);
+
+  g_test_summary ("With a feed of 1,200 items all marked read, one new item comes in as the only unread one "
+                  "and the only one announced, also after a restart");
+
+  serve_full (fixture, first, 1200, id_length, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+  lwn_reader_mark_all_read (fixture->reader);
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 0);
+
+  serve_full (fixture, second, 1200, id_length, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the new item's announcement");
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 1);
+  g_assert_true (lwn_headline_get_unread (headline_at (fixture, 0)));
+  g_assert_false (lwn_headline_get_unread (headline_at (fixture, 1)));
+  g_assert_false (lwn_headline_get_unread (headline_at (fixture, 1199)));
+  g_assert_cmpuint (announced (fixture, 1)->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (announced (fixture, 1), 0), ==, id_1201);
+
+  /* The same again after a restart: what is on disk is as good. */
+  lwn_reader_mark_all_read (fixture->reader);
+  lwn_reader_shutdown (fixture->reader);
+  g_ptr_array_set_size (fixture->announced, 0);
+  serve_full (fixture, third, 1200, id_length, NULL);
+  open_reader (fixture);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the announcement after the restart");
+  wait_until (fixture, not_refreshing, "the end of the refresh");
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 1);
+  g_assert_true (lwn_headline_get_unread (headline_at (fixture, 0)));
+  g_assert_cmpuint (announced (fixture, 0)->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (announced (fixture, 0), 0), ==, id_1202);
+  settle ();
+  g_assert_cmpuint (fixture->announced->len, ==, 1);
+}
+
+/* An RSS 2.0 feed of items without guids whose relative links, resolved,
+ * are longer than any id the store keeps as it is. */
+static char *
+make_long_link_feed (const guint *numbers,
+                     guint n)
+{
+  GString *feed = g_string_new ("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel>"
+                                "<title>Test feed</title><link>https://example.com/</link>\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *padding = g_strnfill (4080, 'q');
+
+      g_string_append_printf (feed, "<item><title>Headline %u</title><link>/a/%u?%s</link></item>\n",
+                              numbers[i], numbers[i], padding);
+    }
+  g_string_append (feed, "</channel></rss>\n");
+  return g_string_free (feed, FALSE);
+}
+
+static void
+serve_long_links (Fixture *fixture,
+                  const guint *numbers,
+                  guint n)
+{
+  g_autofree char *body = make_long_link_feed (numbers, n);
+  LwnTestRoute route = { .content_type = "application/rss+xml", .body = body };
+
+  lwn_test_server_add_route (fixture->server, FEED_PATH, &route);
+}
+
+static void
+test_long_id (Fixture *fixture,
+              gconstpointer data)
+{
+  const guint first[] = { 2, 1 };
+  const guint second[] = { 3, 2, 1 };
+  g_autofree char *id_1 = NULL;
+  g_autofree char *url = NULL;
+
+  g_test_summary ("A headline whose id is too long to keep as it is stays read once opened, across refreshes "
+                  "and restarts, and is announced once");
+
+  serve_long_links (fixture, first, 2);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+  id_1 = g_strdup (lwn_headline_get_id (headline_at (fixture, 1)));
+  g_assert_cmpuint (strlen (id_1), >, 4096);
+
+  url = lwn_reader_open (fixture->reader, id_1);
+  g_assert_nonnull (url);
+  g_assert_false (lwn_headline_get_unread (headline_at (fixture, 1)));
+
+  /* The same feed again: the mark holds. */
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, not_refreshing, "the second poll");
+  g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, FEED_PATH), ==, 2);
+  g_assert_false (lwn_headline_get_unread (headline_at (fixture, 1)));
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 1);
+
+  /* A new one is announced, once. */
+  serve_long_links (fixture, second, 3);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the new item's announcement");
+  g_assert_cmpuint (announced (fixture, 1)->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (announced (fixture, 1), 0), ==, lwn_headline_get_id (headline_at (fixture, 0)));
+  settle ();
+
+  /* A restart knows both. */
+  lwn_reader_shutdown (fixture->reader);
+  g_ptr_array_set_size (fixture->announced, 0);
+  open_reader (fixture);
+  start_and_load (fixture);
+  fixture->want_requests = 4;
+  wait_until (fixture, has_wanted_requests, "the poll after the restart");
+  settle ();
+  g_assert_cmpuint (fixture->announced->len, ==, 0);
+  g_assert_cmpstr (lwn_headline_get_id (headline_at (fixture, 2)), ==, id_1);
+  g_assert_false (lwn_headline_get_unread (headline_at (fixture, 2)));
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 2);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -654,6 +850,9 @@ main (int argc,
   ADD ("/reader/no-notify", test_no_notify);
   ADD ("/reader/site", test_site);
   ADD ("/reader/switch-feed", test_switch_feed);
+  ADD ("/reader/long-id", test_long_id);
+  g_test_add ("/reader/large-feed/short-ids", Fixture, GSIZE_TO_POINTER (0), fixture_set_up, test_large_feed, fixture_tear_down);
+  g_test_add ("/reader/large-feed/4k-ids", Fixture, GSIZE_TO_POINTER (4096), fixture_set_up, test_large_feed, fixture_tear_down);
 #undef ADD
 
   return g_test_run ();

@@ -286,10 +286,13 @@ static const CorruptCase corrupt_cases[] = {
 static char *
 make_huge_state (gsize *out_length)
 {
-  GString *contents = g_string_new ("[state]\nversion=1\n[read]\nids=");
+  gsize size = 68 * 1024 * 1024;
+  GString *contents = g_string_sized_new (size + 4096);
   g_autofree char *id = g_strnfill (4000, 'z');
 
-  while (contents->len < 20 * 1024 * 1024)
+  /* Two sets of 16 MiB of ids, every byte escaped, are at most 65 MiB. */
+  g_string_append (contents, "[state]\nversion=1\n[read]\nids=");
+  while (contents->len < size)
     g_string_append_printf (contents, "%s;", id);
   g_string_append_c (contents, '\n');
 
