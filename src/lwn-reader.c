@@ -454,6 +454,8 @@ lwn_reader_set_feed_url (LwnReader *self,
   self->manual = self->manual_unchanged = FALSE;
   lwn_reader_set_error (self, NULL);
   clear_feed (self);
+  /* The old feed's back-off and hints say nothing about the new one. */
+  lwn_scheduler_forget_feed (self->scheduler);
   lwn_scheduler_resume_polling (self->scheduler);
   lwn_reader_update (self);
 

@@ -829,6 +829,41 @@ test_long_id (Fixture *fixture,
   g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 2);
 }
 
+static gboolean
+has_failed_other (Fixture *fixture)
+{
+  return lwn_test_server_count_requests (fixture->server, "/other") > 0 && is_failed (fixture);
+}
+
+static void
+test_switch_feed_back_off (Fixture *fixture,
+                           gconstpointer data)
+{
+  g_autofree char *other = lwn_test_server_dup_url (fixture->server, "/other");
+  LwnScheduler *scheduler = fixture->reader->scheduler;
+
+  g_test_summary ("A feed chosen after another failed is polled at once, and its first failure is retried "
+                  "after one interval: nothing of the old feed's back-off is left");
+
+  serve_status (fixture, FEED_PATH, 500, NULL);
+  serve_status (fixture, "/other", 500, NULL);
+  lwn_reader_start (fixture->reader);
+  wait_until (fixture, is_failed, "the first failure");
+  for (fixture->want_requests = 2; fixture->want_requests <= 3; fixture->want_requests++)
+    {
+      lwn_reader_refresh_due (fixture->reader);
+      wait_until (fixture, has_wanted_requests, "another failure");
+    }
+  g_assert_cmpuint (lwn_scheduler_get_consecutive_failures (scheduler), ==, 3);
+  g_assert_cmpuint (lwn_scheduler_get_next_delay (scheduler), >, LWN_DEFAULT_INTERVAL);
+
+  lwn_reader_set_feed_url (fixture->reader, other);
+  wait_until (fixture, has_failed_other, "the new feed's failure");
+  g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, "/other"), ==, 1);
+  g_assert_cmpuint (lwn_scheduler_get_consecutive_failures (scheduler), ==, 1);
+  g_assert_cmpuint (lwn_scheduler_get_next_delay (scheduler), ==, LWN_DEFAULT_INTERVAL);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -850,6 +885,7 @@ main (int argc,
   ADD ("/reader/no-notify", test_no_notify);
   ADD ("/reader/site", test_site);
   ADD ("/reader/switch-feed", test_switch_feed);
+  ADD ("/reader/switch-feed/back-off", test_switch_feed_back_off);
   ADD ("/reader/long-id", test_long_id);
   g_test_add ("/reader/large-feed/short-ids", Fixture, GSIZE_TO_POINTER (0), fixture_set_up, test_large_feed, fixture_tear_down);
   g_test_add ("/reader/large-feed/4k-ids", Fixture, GSIZE_TO_POINTER (4096), fixture_set_up, test_large_feed, fixture_tear_down);
