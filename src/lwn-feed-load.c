@@ -3,8 +3,6 @@
 
 #include "config.h"
 
-#include <malloc.h>
-
 #include "lwn-feed-load.h"
 #include "lwn-feed-parser.h"
 #include "lwn-store.h"
@@ -20,9 +18,6 @@ typedef struct
   /* Written by the worker before the task returns; read by _finish. */
   LwnFetchResponse *response;
 } LoadData;
-
-/* Bodies above this size are worth returning memory to the system after. */
-#define LARGE_BODY_BYTES (256 * 1024)
 
 /* A data address, not the function's: ISO C has no function-to-object pointer conversion. */
 static char load_source_tag;
@@ -114,11 +109,6 @@ load_thread (GTask *task,
 
   gboolean ok = lwn_feed_load_sync (&request, &feed, &data->response, cancellable, &error);
   GBytes *body = data->response != NULL ? lwn_fetch_response_get_body (data->response) : NULL;
-
-  /* A large feed leaves this worker's malloc arena swollen with freed parse
-   * trees; glibc keeps it resident unless told to give it back. */
-  if (body != NULL && g_bytes_get_size (body) > LARGE_BODY_BYTES)
-    malloc_trim (0);
 
   if (ok && feed != NULL)
     {

@@ -176,6 +176,7 @@ lwn_reader_show_feed (LwnReader *self,
   LwnReaderState old_state = lwn_reader_get_state (self);
   guint n = lwn_feed_get_n_items (feed);
   g_autoptr (GPtrArray) headlines = g_ptr_array_new_full (n, g_object_unref);
+  g_autofree const char **ids = g_new (const char *, n + 1);
 
   g_clear_pointer (&self->feed, lwn_feed_unref);
   self->feed = lwn_feed_ref (feed);
@@ -187,11 +188,14 @@ lwn_reader_show_feed (LwnReader *self,
       const char *id = lwn_feed_item_get_id (item);
       LwnHeadline *headline = lwn_headline_new (item, !lwn_store_is_read (self->store, id));
 
+      ids[i] = id;
       g_ptr_array_add (headlines, headline);
       /* A feed that repeats an id: the first one is the one a click means. */
       if (!g_hash_table_contains (self->headline_by_id, id))
         g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
     }
+  /* What is shown is what the store must remember last of all. */
+  lwn_store_note_shown_ids (self->store, ids, n);
 
   g_list_store_splice (self->headlines, 0, g_list_model_get_n_items (G_LIST_MODEL (self->headlines)),
                        headlines->pdata, headlines->len);
@@ -450,6 +454,8 @@ lwn_reader_set_feed_url (LwnReader *self,
   self->manual = self->manual_unchanged = FALSE;
   lwn_reader_set_error (self, NULL);
   clear_feed (self);
+  /* The old feed's back-off and hints say nothing about the new one. */
+  lwn_scheduler_forget_feed (self->scheduler);
   lwn_scheduler_resume_polling (self->scheduler);
   lwn_reader_update (self);
 

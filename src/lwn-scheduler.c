@@ -712,6 +712,27 @@ lwn_scheduler_resume_polling (LwnScheduler *self)
 }
 
 /**
+ * lwn_scheduler_forget_feed:
+ * @self: a #LwnScheduler
+ *
+ * Forgets what the feed polled so far and its server said: its failures,
+ * its update period, its `max-age` and its `Retry-After`, as when another
+ * feed is chosen, so that a failure of the next one is retried after one
+ * interval rather than after the old one's back-off. The pending timer is
+ * kept: the caller is expected to poll now, and its answer re-arms it.
+ */
+void
+lwn_scheduler_forget_feed (LwnScheduler *self)
+{
+  g_return_if_fail (LWN_IS_SCHEDULER (self));
+
+  self->failures = 0;
+  self->last_hint = 0;
+  self->last_max_age = -1;
+  self->last_retry_after = -1;
+}
+
+/**
  * lwn_scheduler_is_stopped:
  * @self: a #LwnScheduler
  *

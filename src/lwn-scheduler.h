@@ -30,6 +30,7 @@ guint         lwn_scheduler_record_failure           (LwnScheduler *self,
                                                       gint64        retry_after_seconds);
 void          lwn_scheduler_stop_polling             (LwnScheduler *self);
 void          lwn_scheduler_resume_polling           (LwnScheduler *self);
+void          lwn_scheduler_forget_feed              (LwnScheduler *self);
 gboolean      lwn_scheduler_is_stopped               (LwnScheduler *self);
 guint         lwn_scheduler_get_next_delay           (LwnScheduler *self);
 guint         lwn_scheduler_get_consecutive_failures (LwnScheduler *self);

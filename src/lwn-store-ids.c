@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The store's id sets: in the order they were marked, capped at the newest 1,000, with constant-time lookups. */
+/* The store's id sets: constant-time lookups, and when full, the ids seen in a shown feed longest ago go first. */
 
 #include "config.h"
 
@@ -12,13 +12,17 @@ lwn_store_ids_init (LwnStoreIds *ids)
 {
   ids->index = g_hash_table_new (g_str_hash, g_str_equal);
   g_queue_init (&ids->order);
+  ids->bytes = 0;
+  ids->keep = LWN_STORE_MAX_IDS;
 }
 
 void
 lwn_store_ids_clear (LwnStoreIds *ids)
 {
   g_hash_table_remove_all (ids->index);
-  g_queue_clear_full (&ids->order, g_free);
+  g_queue_clear_full (&ids->order, (GDestroyNotify) g_ref_string_release);
+  ids->bytes = 0;
+  ids->keep = LWN_STORE_MAX_IDS;
 }
 
 void
@@ -28,57 +32,8 @@ lwn_store_ids_destroy (LwnStoreIds *ids)
   g_clear_pointer (&ids->index, g_hash_table_unref);
 }
 
-gboolean
-lwn_store_ids_contains (LwnStoreIds *ids,
-                        const char *id)
-{
-  return id != NULL && g_hash_table_contains (ids->index, id);
-}
-
-/* Appends @id as the newest, dropping the oldest beyond the cap.
- * Returns FALSE if @id was already there. */
-gboolean
-lwn_store_ids_add (LwnStoreIds *ids,
-                   const char *id)
-{
-  char *copy;
-
-  if (g_hash_table_contains (ids->index, id))
-    return FALSE;
-
-  copy = g_strdup (id);
-  g_queue_push_tail (&ids->order, copy);
-  g_hash_table_add (ids->index, copy);
-
-  while (ids->order.length > LWN_STORE_MAX_IDS)
-    {
-      char *oldest = g_queue_pop_head (&ids->order);
-
-      g_hash_table_remove (ids->index, oldest);
-      g_free (oldest);
-    }
-
-  return TRUE;
-}
-
-/* A NULL-terminated view of the ids, oldest first; the strings stay owned by @ids. */
-const char **
-lwn_store_ids_to_strv (LwnStoreIds *ids,
-                       gsize *out_length)
-{
-  const char **strv = g_new (const char *, ids->order.length + 1);
-  gsize i = 0;
-
-  for (GList *l = ids->order.head; l != NULL; l = l->next)
-    strv[i++] = l->data;
-  strv[i] = NULL;
-
-  *out_length = i;
-  return strv;
-}
-
 /* Ids must come back exactly as given, so only what a key file holds
- * faithfully is kept: non-empty, bounded, valid UTF-8. */
+ * faithfully is kept as it is: non-empty, bounded, valid UTF-8. */
 gboolean
 lwn_store_id_is_storable (const char *id)
 {
@@ -89,4 +44,120 @@ lwn_store_id_is_storable (const char *id)
 
   length = strnlen (id, LWN_STORE_MAX_ID_BYTES + 1);
   return length <= LWN_STORE_MAX_ID_BYTES && g_utf8_validate (id, length, NULL);
+}
+
+/* Whether @hex is a digest as a key file holds it: 64 lowercase hex digits. */
+gboolean
+lwn_store_digest_is_valid (const char *hex)
+{
+  for (gsize i = 0; i < LWN_STORE_DIGEST_HEX_BYTES; i++)
+    if (!g_ascii_isdigit (hex[i]) && !(hex[i] >= 'a' && hex[i] <= 'f'))
+      return FALSE;
+
+  return hex[LWN_STORE_DIGEST_HEX_BYTES] == '\0';
+}
+
+/**
+ * lwn_store_ids_key:
+ * @id: (nullable): an item id
+ * @buffer: room for a digest key
+ *
+ * What the sets hold for @id: @id itself when it can be stored as it is,
+ * else its SHA-256 written into @buffer after a byte that valid UTF-8 never
+ * holds, so that such a key cannot equal any id kept as it is.
+ *
+ * Returns: (nullable): @id, @buffer, or %NULL for no id or the empty one
+ */
+const char *
+lwn_store_ids_key (const char *id,
+                   char buffer[LWN_STORE_DIGEST_KEY_BYTES])
+{
+  g_autoptr (GChecksum) checksum = NULL;
+
+  if (id == NULL || *id == '\0')
+    return NULL;
+  if (lwn_store_id_is_storable (id))
+    return id;
+
+  checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_checksum_update (checksum, (const guchar *) id, (gssize) strlen (id));
+  buffer[0] = LWN_STORE_DIGEST_MARK;
+  memcpy (buffer + 1, g_checksum_get_string (checksum), LWN_STORE_DIGEST_HEX_BYTES + 1);
+  return buffer;
+}
+
+gboolean
+lwn_store_ids_contains_key (LwnStoreIds *ids,
+                            const char *key)
+{
+  return key != NULL && g_hash_table_contains (ids->index, key);
+}
+
+/* Forgets the ids seen longest ago while the set holds more than it keeps. */
+static void
+evict (LwnStoreIds *ids)
+{
+  while (ids->order.length > 0 && (ids->order.length > ids->keep || ids->bytes > LWN_STORE_MAX_ID_SET_BYTES))
+    {
+      char *oldest = g_queue_pop_head (&ids->order);
+
+      g_hash_table_remove (ids->index, oldest);
+      ids->bytes -= g_ref_string_length (oldest);
+      g_ref_string_release (oldest);
+    }
+}
+
+/* Adds @key as the one seen last, dropping those seen longest ago beyond
+ * what the set keeps. Returns FALSE if @key was already there. */
+gboolean
+lwn_store_ids_add_key (LwnStoreIds *ids,
+                       const char *key)
+{
+  char *copy;
+
+  if (key == NULL || g_hash_table_contains (ids->index, key))
+    return FALSE;
+
+  copy = g_ref_string_new (key);
+  g_queue_push_tail (&ids->order, copy);
+  g_hash_table_insert (ids->index, copy, ids->order.tail);
+  ids->bytes += g_ref_string_length (copy);
+  evict (ids);
+
+  return TRUE;
+}
+
+/* Makes @key, if the set holds it, the one seen last. */
+void
+lwn_store_ids_touch_key (LwnStoreIds *ids,
+                         const char *key)
+{
+  GList *link = key != NULL ? g_hash_table_lookup (ids->index, key) : NULL;
+
+  if (link == NULL || link == ids->order.tail)
+    return;
+
+  g_queue_unlink (&ids->order, link);
+  g_queue_push_tail_link (&ids->order, link);
+}
+
+/* Keeps at least @keep ids from now on; never fewer than before. */
+void
+lwn_store_ids_grow (LwnStoreIds *ids,
+                    guint keep)
+{
+  ids->keep = MAX (ids->keep, MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
+}
+
+/* The keys, the one seen longest ago first, each with a reference of its
+ * own: a snapshot that any thread may read and drop while the set changes. */
+GPtrArray *
+lwn_store_ids_dup_keys (LwnStoreIds *ids)
+{
+  GPtrArray *keys = g_ptr_array_new_full (ids->order.length, (GDestroyNotify) g_ref_string_release);
+
+  for (GList *l = ids->order.head; l != NULL; l = l->next)
+    g_ptr_array_add (keys, g_ref_string_acquire (l->data));
+
+  return keys;
 }

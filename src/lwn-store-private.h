@@ -6,18 +6,32 @@
 
 G_BEGIN_DECLS
 
-/* Enough for any feed we would remember; older ids are dropped first. */
-#define LWN_STORE_MAX_IDS         1000
-#define LWN_STORE_MAX_ID_BYTES    4096
+/* Each id set keeps at least this many ids, and twice as many as the
+ * largest feed shown (lwn_store_note_shown_ids()), up to the limit. */
+#define LWN_STORE_MAX_IDS          1000
+#define LWN_STORE_MAX_IDS_LIMIT    10000
+/* Twice the largest feed body the fetcher takes: a set never holds more. */
+#define LWN_STORE_MAX_ID_SET_BYTES (16 * 1024 * 1024)
+/* Longer ids, and ids that are not UTF-8, are kept as their SHA-256. */
+#define LWN_STORE_MAX_ID_BYTES     4096
 /* URLs, validators and content types; anything longer on disk is not ours. */
-#define LWN_STORE_MAX_VALUE_BYTES 8192
+#define LWN_STORE_MAX_VALUE_BYTES  8192
 
-/* Ids in the order they were first marked, with a hash set over the same
- * strings for constant-time lookups. The queue owns the strings. */
+/* A digest key: this byte, never found in UTF-8, then the hex digest. */
+#define LWN_STORE_DIGEST_MARK      '\xff'
+#define LWN_STORE_DIGEST_HEX_BYTES 64
+#define LWN_STORE_DIGEST_KEY_BYTES (1 + LWN_STORE_DIGEST_HEX_BYTES + 1)
+
+/* Keys (ids, or digests of those that cannot be kept as they are) in the
+ * order they were last seen in a shown feed or first marked, the longest
+ * ago first, with an index for constant-time lookups and moves. The queue
+ * owns the keys, GRefStrings that a save's snapshot shares. */
 typedef struct
 {
-  GHashTable *index;
+  GHashTable *index; /* key → its link in order */
   GQueue order;
+  gsize bytes; /* the length of all keys */
+  guint keep;  /* how many to keep, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
 } LwnStoreIds;
 
 /* Orders the writes of state.ini between lwn_store_save() on the main
@@ -66,13 +80,19 @@ typedef enum
 void               lwn_store_ids_init               (LwnStoreIds *ids);
 void               lwn_store_ids_clear              (LwnStoreIds *ids);
 void               lwn_store_ids_destroy            (LwnStoreIds *ids);
-gboolean           lwn_store_ids_contains           (LwnStoreIds *ids,
-                                                     const char  *id);
-gboolean           lwn_store_ids_add                (LwnStoreIds *ids,
-                                                     const char  *id);
-const char       **lwn_store_ids_to_strv            (LwnStoreIds *ids,
-                                                     gsize       *out_length);
+const char        *lwn_store_ids_key                (const char  *id,
+                                                     char         buffer[LWN_STORE_DIGEST_KEY_BYTES]);
+gboolean           lwn_store_ids_contains_key       (LwnStoreIds *ids,
+                                                     const char  *key);
+gboolean           lwn_store_ids_add_key            (LwnStoreIds *ids,
+                                                     const char  *key);
+void               lwn_store_ids_touch_key          (LwnStoreIds *ids,
+                                                     const char  *key);
+void               lwn_store_ids_grow               (LwnStoreIds *ids,
+                                                     guint        keep);
+GPtrArray         *lwn_store_ids_dup_keys           (LwnStoreIds *ids);
 gboolean           lwn_store_id_is_storable         (const char  *id);
+gboolean           lwn_store_digest_is_valid        (const char  *hex);
 
 gboolean           lwn_store_value_is_storable      (const char  *value);
 const char        *lwn_store_resolve_url            (LwnStore    *self,

@@ -12,9 +12,10 @@
 #include "lwn-store-private.h"
 
 #define STATE_VERSION 1
-/* Two full id lists where every byte needed escaping, plus room for the
- * other keys: a larger file was not written by us. */
-#define MAX_STATE_FILE_BYTES (2 * LWN_STORE_MAX_IDS * (2 * LWN_STORE_MAX_ID_BYTES + 1) + 1024 * 1024)
+/* Two full id sets where every byte needed escaping, with a separator
+ * after each id, plus room for the other keys: a larger file was not
+ * written by us. */
+#define MAX_STATE_FILE_BYTES (2 * (2 * LWN_STORE_MAX_ID_SET_BYTES + LWN_STORE_MAX_IDS_LIMIT) + 1024 * 1024)
 
 #define GROUP_STATE "state"
 #define GROUP_READ "read"
@@ -122,7 +123,36 @@ dup_optional_string (GKeyFile *key_file,
   return g_steal_pointer (&value);
 }
 
-/* Fills @set from a string list, oldest first, so that capping keeps the newest. */
+/* The string list @key of @group, or NULL with no error when there is none. */
+static char **
+get_list (GKeyFile *key_file,
+          const char *group,
+          const char *key,
+          GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  char **list;
+
+  if (value_ends_in_lone_backslash (key_file, group, key))
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   /* Translators: %s is a section name of the state file, such as “read”. */
+                   _ ("the list in [%s] ends in a lone backslash"), group);
+      return NULL;
+    }
+
+  list = g_key_file_get_string_list (key_file, group, key, NULL, &local_error);
+  if (list == NULL && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND)
+      && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+    g_propagate_error (error, g_steal_pointer (&local_error));
+
+  return list;
+}
+
+/* Fills @set from the lists of @group, each the id seen longest ago first,
+ * so that a full set keeps those seen last. The digests of ids that could
+ * not be kept as they are come first: a file does not say when they were
+ * seen among the others, and a feed shown again tells. */
 static gboolean
 load_id_list (GKeyFile *key_file,
               const char *group,
@@ -131,29 +161,35 @@ load_id_list (GKeyFile *key_file,
 {
   g_autoptr (GError) local_error = NULL;
   g_auto (GStrv) ids = NULL;
+  g_auto (GStrv) digests = NULL;
 
-  if (value_ends_in_lone_backslash (key_file, group, "ids"))
+  digests = get_list (key_file, group, "digests", &local_error);
+  if (local_error == NULL)
+    ids = get_list (key_file, group, "ids", &local_error);
+  if (local_error != NULL)
     {
-      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-                   /* Translators: %s is a section name of the state file, such as “read”. */
-                   _ ("the list in [%s] ends in a lone backslash"), group);
-      return FALSE;
-    }
-
-  ids = g_key_file_get_string_list (key_file, group, "ids", NULL, &local_error);
-  if (ids == NULL)
-    {
-      if (g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND) || g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
-        return TRUE;
-
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
 
-  for (gsize i = 0; ids[i] != NULL; i++)
+  for (gsize i = 0; digests != NULL && digests[i] != NULL; i++)
+    {
+      char key[LWN_STORE_DIGEST_KEY_BYTES];
+
+      if (!lwn_store_digest_is_valid (digests[i]))
+        {
+          g_debug ("Skipping an unusable digest in [%s] of the state file", group);
+          continue;
+        }
+      key[0] = LWN_STORE_DIGEST_MARK;
+      memcpy (key + 1, digests[i], LWN_STORE_DIGEST_HEX_BYTES + 1);
+      lwn_store_ids_add_key (set, key);
+    }
+
+  for (gsize i = 0; ids != NULL && ids[i] != NULL; i++)
     {
       if (lwn_store_id_is_storable (ids[i]))
-        lwn_store_ids_add (set, ids[i]);
+        lwn_store_ids_add_key (set, ids[i]);
       else
         g_debug ("Skipping an unusable id in [%s] of the state file", group);
     }
@@ -169,6 +205,14 @@ load_key_file (LwnStore *self,
                GError **error)
 {
   g_autofree char *when = NULL;
+  /* Absent in files of older versions, which kept 1,000 ids. */
+  gint64 keep = g_key_file_get_int64 (key_file, GROUP_STATE, "id-limit", NULL);
+
+  if (keep > 0)
+    {
+      lwn_store_ids_grow (&self->read, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
+      lwn_store_ids_grow (&self->announced, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
+    }
 
   if (!load_id_list (key_file, GROUP_READ, &self->read, error) || !load_id_list (key_file, GROUP_ANNOUNCED, &self->announced, error))
     return FALSE;
@@ -213,7 +257,8 @@ load_key_file (LwnStore *self,
  * `version`, or is larger than any state we write is renamed to
  * `state.ini.corrupt-YYYYMMDD-HHMMSS` next to it; the store is then empty
  * and usable. Within a usable file, ids and values that are too long or not
- * UTF-8 are skipped, and each id list keeps only its newest 1,000 entries.
+ * UTF-8 are skipped, and each id set keeps as many ids as the file says it
+ * kept (1,000 in files of older versions), those seen last.
  *
  * Returns: %TRUE on success or a missing file; %FALSE with
  *   %LWN_STORE_ERROR_CORRUPT, naming the file and where it went, otherwise
@@ -277,65 +322,55 @@ set_optional_string (GKeyFile *key_file,
     g_key_file_set_string (key_file, group, key, value);
 }
 
+/* Writes the keys of a set as the list of ids kept as they are and, if
+ * any, the list of digests, each the one seen longest ago first. */
 static void
 set_id_list (GKeyFile *key_file,
              const char *group,
-             LwnStoreIds *set)
+             GPtrArray *keys)
 {
-  gsize length;
-  g_autofree const char **ids = lwn_store_ids_to_strv (set, &length);
+  g_autofree const char **ids = g_new (const char *, keys->len + 1);
+  g_autofree const char **digests = g_new (const char *, keys->len + 1);
+  gsize n_ids = 0;
+  gsize n_digests = 0;
 
-  g_key_file_set_string_list (key_file, group, "ids", ids, length);
-}
-
-/* The whole state as the text of `state.ini`. */
-static char *
-state_to_data (LwnStore *self,
-               gsize *out_length)
-{
-  g_autoptr (GKeyFile) key_file = g_key_file_new ();
-
-  g_key_file_set_comment (key_file, NULL, NULL,
-                          " lwn-tray state: rewritten by the program, edits are lost", NULL);
-  g_key_file_set_integer (key_file, GROUP_STATE, "version", STATE_VERSION);
-  if (self->last_success != NULL)
+  for (guint i = 0; i < keys->len; i++)
     {
-      g_autofree char *when = g_date_time_format_iso8601 (self->last_success);
+      const char *key = keys->pdata[i];
 
-      g_key_file_set_string (key_file, GROUP_STATE, "last-success", when);
+      if (key[0] == LWN_STORE_DIGEST_MARK)
+        digests[n_digests++] = key + 1;
+      else
+        ids[n_ids++] = key;
     }
+  ids[n_ids] = digests[n_digests] = NULL;
 
-  set_id_list (key_file, GROUP_READ, &self->read);
-  set_id_list (key_file, GROUP_ANNOUNCED, &self->announced);
-
-  if (self->validators_url != NULL)
-    {
-      g_key_file_set_string (key_file, GROUP_VALIDATORS, "url", self->validators_url);
-      set_optional_string (key_file, GROUP_VALIDATORS, "etag", self->etag);
-      set_optional_string (key_file, GROUP_VALIDATORS, "last-modified", self->last_modified);
-    }
-
-  if (self->configured_url != NULL)
-    {
-      g_key_file_set_string (key_file, GROUP_REDIRECT, "from", self->configured_url);
-      g_key_file_set_string (key_file, GROUP_REDIRECT, "to", self->moved_to_url);
-    }
-
-  return g_key_file_to_data (key_file, out_length, NULL);
+  g_key_file_set_string_list (key_file, group, "ids", ids, n_ids);
+  if (n_digests > 0)
+    g_key_file_set_string_list (key_file, group, "digests", digests, n_digests);
 }
 
 /* Tell our GTasks from others, and the internal write from a save_async. */
 static char save_source_tag;
 static char write_source_tag;
 
-/* What one save writes: taken on the main thread, written on any. */
+/* What one save writes: taken on the main thread, at the cost of a
+ * reference per id, and turned into text on the thread that writes it. */
 typedef struct
 {
   LwnStoreWriter *writer; /* the store's, alive while a task holds the store */
   guint64 generation;
   char *path;
-  char *data;
-  gsize length;
+
+  guint keep;
+  GPtrArray *read; /* keys, shared with the store's sets */
+  GPtrArray *announced;
+  char *validators_url;
+  char *etag;
+  char *last_modified;
+  char *configured_url;
+  char *moved_to_url;
+  GDateTime *last_success;
 } Snapshot;
 
 static Snapshot *
@@ -346,7 +381,16 @@ snapshot_new (LwnStore *self)
   snapshot->writer = &self->writer;
   snapshot->generation = ++self->snapshots;
   snapshot->path = g_strdup (self->state_path);
-  snapshot->data = state_to_data (self, &snapshot->length);
+  snapshot->keep = self->read.keep;
+  snapshot->read = lwn_store_ids_dup_keys (&self->read);
+  snapshot->announced = lwn_store_ids_dup_keys (&self->announced);
+  snapshot->validators_url = g_strdup (self->validators_url);
+  snapshot->etag = g_strdup (self->etag);
+  snapshot->last_modified = g_strdup (self->last_modified);
+  snapshot->configured_url = g_strdup (self->configured_url);
+  snapshot->moved_to_url = g_strdup (self->moved_to_url);
+  if (self->last_success != NULL)
+    snapshot->last_success = g_date_time_ref (self->last_success);
   return snapshot;
 }
 
@@ -354,11 +398,56 @@ static void
 snapshot_free (Snapshot *snapshot)
 {
   g_free (snapshot->path);
-  g_free (snapshot->data);
+  g_ptr_array_unref (snapshot->read);
+  g_ptr_array_unref (snapshot->announced);
+  g_free (snapshot->validators_url);
+  g_free (snapshot->etag);
+  g_free (snapshot->last_modified);
+  g_free (snapshot->configured_url);
+  g_free (snapshot->moved_to_url);
+  g_clear_pointer (&snapshot->last_success, g_date_time_unref);
   g_free (snapshot);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Snapshot, snapshot_free)
+
+/* The text of `state.ini` for @snapshot. */
+static char *
+snapshot_to_data (Snapshot *snapshot,
+                  gsize *out_length)
+{
+  g_autoptr (GKeyFile) key_file = g_key_file_new ();
+
+  g_key_file_set_comment (key_file, NULL, NULL,
+                          " lwn-tray state: rewritten by the program, edits are lost", NULL);
+  g_key_file_set_integer (key_file, GROUP_STATE, "version", STATE_VERSION);
+  if (snapshot->keep > LWN_STORE_MAX_IDS)
+    g_key_file_set_integer (key_file, GROUP_STATE, "id-limit", (gint) snapshot->keep);
+  if (snapshot->last_success != NULL)
+    {
+      g_autofree char *when = g_date_time_format_iso8601 (snapshot->last_success);
+
+      g_key_file_set_string (key_file, GROUP_STATE, "last-success", when);
+    }
+
+  set_id_list (key_file, GROUP_READ, snapshot->read);
+  set_id_list (key_file, GROUP_ANNOUNCED, snapshot->announced);
+
+  if (snapshot->validators_url != NULL)
+    {
+      g_key_file_set_string (key_file, GROUP_VALIDATORS, "url", snapshot->validators_url);
+      set_optional_string (key_file, GROUP_VALIDATORS, "etag", snapshot->etag);
+      set_optional_string (key_file, GROUP_VALIDATORS, "last-modified", snapshot->last_modified);
+    }
+
+  if (snapshot->configured_url != NULL)
+    {
+      g_key_file_set_string (key_file, GROUP_REDIRECT, "from", snapshot->configured_url);
+      g_key_file_set_string (key_file, GROUP_REDIRECT, "to", snapshot->moved_to_url);
+    }
+
+  return g_key_file_to_data (key_file, out_length, NULL);
+}
 
 /* One write at a time, and never an older snapshot over a newer one. */
 static gboolean
@@ -371,7 +460,10 @@ snapshot_write (Snapshot *snapshot,
   g_mutex_lock (&writer->lock);
   if (snapshot->generation > writer->written)
     {
-      ok = lwn_store_write_atomically (snapshot->path, snapshot->data, snapshot->length, error);
+      gsize length;
+      g_autofree char *data = snapshot_to_data (snapshot, &length);
+
+      ok = lwn_store_write_atomically (snapshot->path, data, length, error);
       if (ok)
         writer->written = snapshot->generation;
     }
@@ -470,8 +562,9 @@ start_write (LwnStore *self)
  * @callback: called on this thread's main context when the state is on disk
  * @user_data: data for @callback
  *
- * Like lwn_store_save(), but the write and its fsync run on a worker
- * thread. The state is copied on the calling thread when the write starts,
+ * Like lwn_store_save(), but turning the state into text, the write and
+ * its fsync run on a worker thread. A snapshot of the state is taken on the
+ * calling thread when the write starts (a reference to each id, no copy),
  * so the store may be changed again at once. Saves are written one at a
  * time, in order: one asked for while another is being written waits for
  * it and is then written from the state as it is then, newer than at the

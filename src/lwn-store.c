@@ -214,25 +214,28 @@ lwn_store_write_atomically (const char *path,
  * @self: a #LwnStore
  * @id: (nullable): an item id
  *
- * Returns: %TRUE if @id was marked read and is among the newest 1,000
+ * Returns: %TRUE if @id was marked read and is still remembered (see
+ *   lwn_store_note_shown_ids())
  */
 gboolean
 lwn_store_is_read (LwnStore *self,
                    const char *id)
 {
+  char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_contains (&self->read, id);
+  return lwn_store_ids_contains_key (&self->read, lwn_store_ids_key (id, buffer));
 }
 
 /**
  * lwn_store_mark_read:
  * @self: a #LwnStore
- * @id: an item id: any non-empty UTF-8 string up to 4 KiB
+ * @id: (nullable): an item id: any non-empty string
  *
- * Remembers @id as read, dropping the oldest read id beyond 1,000. Ids
- * that could not be stored faithfully (empty, longer than 4 KiB, not
- * UTF-8) are ignored.
+ * Remembers @id as read. When the set is full, the read id seen in a shown
+ * feed longest ago is forgotten. Ids longer than 4 KiB or not in UTF-8 are
+ * remembered by their SHA-256; %NULL and the empty id are ignored.
  *
  * Returns: %TRUE if @id was not read before and now is
  */
@@ -240,9 +243,11 @@ gboolean
 lwn_store_mark_read (LwnStore *self,
                      const char *id)
 {
+  char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_id_is_storable (id) && lwn_store_ids_add (&self->read, id);
+  return lwn_store_ids_add_key (&self->read, lwn_store_ids_key (id, buffer));
 }
 
 /**
@@ -250,24 +255,26 @@ lwn_store_mark_read (LwnStore *self,
  * @self: a #LwnStore
  * @id: (nullable): an item id
  *
- * Returns: %TRUE if @id was already announced and is among the newest 1,000
+ * Returns: %TRUE if @id was already announced and is still remembered
  */
 gboolean
 lwn_store_is_announced (LwnStore *self,
                         const char *id)
 {
+  char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_contains (&self->announced, id);
+  return lwn_store_ids_contains_key (&self->announced, lwn_store_ids_key (id, buffer));
 }
 
 /**
  * lwn_store_mark_announced:
  * @self: a #LwnStore
- * @id: an item id: any non-empty UTF-8 string up to 4 KiB
+ * @id: (nullable): an item id: any non-empty string
  *
- * Remembers that @id was announced, dropping the oldest announced id
- * beyond 1,000. Ids that could not be stored faithfully are ignored.
+ * Remembers that @id was announced, as lwn_store_mark_read() remembers
+ * that it was read.
  *
  * Returns: %TRUE if @id was not announced before and now is
  */
@@ -275,9 +282,11 @@ gboolean
 lwn_store_mark_announced (LwnStore *self,
                           const char *id)
 {
+  char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_id_is_storable (id) && lwn_store_ids_add (&self->announced, id);
+  return lwn_store_ids_add_key (&self->announced, lwn_store_ids_key (id, buffer));
 }
 
 /**
@@ -295,6 +304,43 @@ lwn_store_has_history (LwnStore *self)
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
   return self->announced.order.length > 0;
+}
+
+/**
+ * lwn_store_note_shown_ids:
+ * @self: a #LwnStore
+ * @ids: (array length=n_ids): the ids of the feed now shown, in its order
+ *   (feeds list their newest item first)
+ * @n_ids: how many
+ *
+ * Records that @ids were seen now. When an id set is full, the ids seen
+ * longest ago are forgotten first, so the marks of the feed shown are the
+ * last to go, its first ids last of all; the order is kept on disk. From
+ * now on each set keeps at least twice as many ids as @ids holds (and
+ * never fewer than 1,000 or than before), up to 10,000 ids and 16 MiB.
+ */
+void
+lwn_store_note_shown_ids (LwnStore *self,
+                          const char *const *ids,
+                          gsize n_ids)
+{
+  guint keep;
+
+  g_return_if_fail (LWN_IS_STORE (self));
+  g_return_if_fail (ids != NULL || n_ids == 0);
+
+  keep = (guint) MIN (n_ids, LWN_STORE_MAX_IDS_LIMIT) * 2;
+  lwn_store_ids_grow (&self->read, keep);
+  lwn_store_ids_grow (&self->announced, keep);
+
+  for (gsize i = n_ids; i-- > 0;)
+    {
+      char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+      const char *key = lwn_store_ids_key (ids[i], buffer);
+
+      lwn_store_ids_touch_key (&self->read, key);
+      lwn_store_ids_touch_key (&self->announced, key);
+    }
 }
 
 /**

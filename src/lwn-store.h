@@ -44,6 +44,9 @@ gboolean    lwn_store_is_announced          (LwnStore            *self,
 gboolean    lwn_store_mark_announced        (LwnStore            *self,
                                              const char          *id);
 gboolean    lwn_store_has_history           (LwnStore            *self);
+void        lwn_store_note_shown_ids        (LwnStore            *self,
+                                             const char *const   *ids,
+                                             gsize                n_ids);
 
 void        lwn_store_set_validators        (LwnStore            *self,
                                              const char          *feed_url,

@@ -8,233 +8,7 @@
 
 #include <glib/gstdio.h>
 
-#include "lwn-reader.h"
-#include "lwn-test-server.h"
-
-#define FEED_PATH "/feed"
-#define WAIT_SECONDS 10
-
-typedef struct
-{
-  LwnTestServer *server;
-  char *url;
-  char *state_dir;
-  char *cache_dir;
-  LwnStore *store;
-  LwnReader *reader;
-  GPtrArray *announced; /* GPtrArray* of item ids, one per "announce" */
-  GArray *max_single;
-  GPtrArray *alerts;
-  guint n_changed;
-} Fixture;
-
-/* An RSS 2.0 feed whose items have the given numbers, newest first. */
-static char *
-make_feed (const guint *numbers,
-           guint n)
-{
-  GString *feed = g_string_new ("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel>"
-                                "<title>Test feed</title><link>https://example.com/</link>"
-                                "<description>Tests</description>\n");
-
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (feed, "<item><title>Headline %u</title>"
-                                  "<link>https://lwn.net/Articles/%u/rss</link>"
-                                  "<guid>https://lwn.net/Articles/%u/</guid>"
-                                  "<description>&lt;p&gt;Summary of %u&lt;/p&gt;</description></item>\n",
-                            numbers[i], numbers[i], numbers[i], numbers[i]);
-  g_string_append (feed, "</channel></rss>\n");
-  return g_string_free (feed, FALSE);
-}
-
-static void
-serve (Fixture *fixture,
-       const guint *numbers,
-       guint n,
-       const char *etag)
-{
-  g_autofree char *body = make_feed (numbers, n);
-  LwnTestRoute route = { .content_type = "application/rss+xml", .body = body, .etag = etag };
-
-  lwn_test_server_add_route (fixture->server, FEED_PATH, &route);
-}
-
-static void
-serve_status (Fixture *fixture,
-              const char *path,
-              guint status,
-              const char *const *headers)
-{
-  LwnTestRoute route = { .status = status, .content_type = "text/plain", .body = "no", .headers = headers };
-
-  lwn_test_server_add_route (fixture->server, path, &route);
-}
-
-static void
-announce_cb (LwnReader *reader,
-             GPtrArray *items,
-             guint max_single,
-             Fixture *fixture)
-{
-  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; i < items->len; i++)
-    g_ptr_array_add (ids, g_strdup (lwn_feed_item_get_id (g_ptr_array_index (items, i))));
-  g_ptr_array_add (fixture->announced, ids);
-  g_array_append_val (fixture->max_single, max_single);
-}
-
-static void
-alert_cb (LwnReader *reader,
-          const char *summary,
-          const char *body,
-          Fixture *fixture)
-{
-  g_ptr_array_add (fixture->alerts, g_strdup (body));
-}
-
-static void
-changed_cb (LwnReader *reader,
-            Fixture *fixture)
-{
-  fixture->n_changed++;
-}
-
-static void
-open_reader (Fixture *fixture)
-{
-  g_autoptr (GError) error = NULL;
-
-  g_clear_object (&fixture->reader);
-  g_clear_object (&fixture->store);
-  fixture->store = lwn_store_new (fixture->state_dir, fixture->cache_dir);
-  lwn_store_load (fixture->store, &error);
-  g_assert_no_error (error);
-  fixture->reader = lwn_reader_new (fixture->store, fixture->url);
-  g_signal_connect (fixture->reader, "announce", G_CALLBACK (announce_cb), fixture);
-  g_signal_connect (fixture->reader, "alert", G_CALLBACK (alert_cb), fixture);
-  g_signal_connect (fixture->reader, "changed", G_CALLBACK (changed_cb), fixture);
-}
-
-static void
-fixture_set_up (Fixture *fixture,
-                gconstpointer data)
-{
-  g_autofree char *root = g_dir_make_tmp ("lwn-reader-XXXXXX", NULL);
-
-  fixture->server = lwn_test_server_new ();
-  fixture->url = lwn_test_server_dup_url (fixture->server, FEED_PATH);
-  fixture->state_dir = g_build_filename (root, "state", NULL);
-  fixture->cache_dir = g_build_filename (root, "cache", NULL);
-  fixture->announced = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  fixture->max_single = g_array_new (FALSE, FALSE, sizeof (guint));
-  fixture->alerts = g_ptr_array_new_with_free_func (g_free);
-  open_reader (fixture);
-}
-
-static void
-fixture_tear_down (Fixture *fixture,
-                   gconstpointer data)
-{
-  if (fixture->reader != NULL)
-    lwn_reader_shutdown (fixture->reader);
-  g_clear_object (&fixture->reader);
-  g_clear_object (&fixture->store);
-  g_clear_pointer (&fixture->server, lwn_test_server_free);
-  g_free (fixture->url);
-  g_free (fixture->state_dir);
-  g_free (fixture->cache_dir);
-  g_ptr_array_unref (fixture->announced);
-  g_array_unref (fixture->max_single);
-  g_ptr_array_unref (fixture->alerts);
-}
-
-typedef gboolean (*Predicate) (Fixture *fixture);
-
-static void
-wait_until (Fixture *fixture,
-            Predicate predicate,
-            const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
-
-  while (!predicate (fixture))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-/* Lets every pending idle, worker and save finish. */
-static void
-settle (void)
-{
-  gint64 until = g_get_monotonic_time () + 300 * 1000;
-
-  while (g_get_monotonic_time () < until)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static gboolean
-is_ready (Fixture *fixture)
-{
-  return lwn_reader_get_state (fixture->reader) == LWN_READER_STATE_READY && !lwn_reader_get_refreshing (fixture->reader);
-}
-
-static gboolean
-is_failed (Fixture *fixture)
-{
-  return lwn_reader_get_error (fixture->reader) != NULL && !lwn_reader_get_refreshing (fixture->reader);
-}
-
-static gboolean
-has_announced (Fixture *fixture)
-{
-  return fixture->announced->len > 0;
-}
-
-static gboolean
-has_alert (Fixture *fixture)
-{
-  return fixture->alerts->len > 0;
-}
-
-static gboolean
-not_refreshing (Fixture *fixture)
-{
-  return !lwn_reader_get_refreshing (fixture->reader);
-}
-
-static void
-start_and_load (Fixture *fixture)
-{
-  lwn_reader_start (fixture->reader);
-  wait_until (fixture, is_ready, "the first feed");
-}
-
-static GPtrArray *
-announced (Fixture *fixture,
-           guint index)
-{
-  g_assert_cmpuint (index, <, fixture->announced->len);
-  return g_ptr_array_index (fixture->announced, index);
-}
-
-static LwnHeadline *
-headline_at (Fixture *fixture,
-             guint index)
-{
-  GListModel *headlines = lwn_reader_get_headlines (fixture->reader);
-  g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, index);
-
-  /* The model keeps its own reference. */
-  return headline;
-}
+#include "reader-fixture.h"
 
 static void
 test_first_run (Fixture *fixture,
@@ -633,6 +407,41 @@ test_switch_feed (Fixture *fixture,
   g_assert_cmpint (lwn_reader_get_state (fixture->reader), ==, LWN_READER_STATE_FAILED);
 }
 
+static gboolean
+has_failed_other (Fixture *fixture)
+{
+  return lwn_test_server_count_requests (fixture->server, "/other") > 0 && is_failed (fixture);
+}
+
+static void
+test_switch_feed_back_off (Fixture *fixture,
+                           gconstpointer data)
+{
+  g_autofree char *other = lwn_test_server_dup_url (fixture->server, "/other");
+  LwnScheduler *scheduler = fixture->reader->scheduler;
+
+  g_test_summary ("A feed chosen after another failed is polled at once, and its first failure is retried "
+                  "after one interval: nothing of the old feed's back-off is left");
+
+  serve_status (fixture, FEED_PATH, 500, NULL);
+  serve_status (fixture, "/other", 500, NULL);
+  lwn_reader_start (fixture->reader);
+  wait_until (fixture, is_failed, "the first failure");
+  for (fixture->want_requests = 2; fixture->want_requests <= 3; fixture->want_requests++)
+    {
+      lwn_reader_refresh_due (fixture->reader);
+      wait_until (fixture, has_wanted_requests, "another failure");
+    }
+  g_assert_cmpuint (lwn_scheduler_get_consecutive_failures (scheduler), ==, 3);
+  g_assert_cmpuint (lwn_scheduler_get_next_delay (scheduler), >, LWN_DEFAULT_INTERVAL);
+
+  lwn_reader_set_feed_url (fixture->reader, other);
+  wait_until (fixture, has_failed_other, "the new feed's failure");
+  g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, "/other"), ==, 1);
+  g_assert_cmpuint (lwn_scheduler_get_consecutive_failures (scheduler), ==, 1);
+  g_assert_cmpuint (lwn_scheduler_get_next_delay (scheduler), ==, LWN_DEFAULT_INTERVAL);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -654,6 +463,7 @@ main (int argc,
   ADD ("/reader/no-notify", test_no_notify);
   ADD ("/reader/site", test_site);
   ADD ("/reader/switch-feed", test_switch_feed);
+  ADD ("/reader/switch-feed/back-off", test_switch_feed_back_off);
 #undef ADD
 
   return g_test_run ();

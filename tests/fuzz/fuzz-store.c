@@ -20,6 +20,8 @@ int LLVMFuzzerTestOneInput (const uint8_t *data,
 /* The URL and id the seed state files use, so that the lookups can hit. */
 #define FEED_URL "https://lwn.net/headlines/rss"
 #define ITEM_ID "https://lwn.net/Articles/938357/"
+/* Kept as a digest: the one in the seeds' digest lists. */
+#define UNSTORABLE_ID "bad \xff id"
 
 /* One state folder per process, emptied after every input. */
 static char *state_dir;
@@ -66,10 +68,15 @@ query (LwnStore *store)
   g_autoptr (GBytes) body = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *content_type = NULL;
+  const char *const shown[] = { UNSTORABLE_ID, ITEM_ID };
   GDateTime *when;
 
   (void) lwn_store_is_read (store, ITEM_ID);
   (void) lwn_store_is_announced (store, ITEM_ID);
+  /* Moves them to the end of the order: a reload sees the same order. */
+  lwn_store_note_shown_ids (store, shown, G_N_ELEMENTS (shown));
+  (void) lwn_store_is_read (store, UNSTORABLE_ID);
+  (void) lwn_store_is_announced (store, UNSTORABLE_ID);
   (void) lwn_store_has_history (store);
   check_utf8 (lwn_store_get_etag (store, FEED_URL));
   check_utf8 (lwn_store_get_last_modified (store, FEED_URL));

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests for LwnStore's id sets: round trips of any id, what cannot be stored, and what is kept when they are full. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "lwn-store.h"
+
+/* A new store in the same (XDG) folders as @store, loaded from its saved state. */
+static LwnStore *
+reload (LwnStore *store)
+{
+  g_autoptr (GError) error = NULL;
+  LwnStore *fresh;
+
+  g_assert_true (lwn_store_save (store, &error));
+  g_assert_no_error (error);
+
+  fresh = lwn_store_new (NULL, NULL);
+  g_assert_cmpstr (lwn_store_get_state_path (fresh), ==, lwn_store_get_state_path (store));
+  g_assert_true (lwn_store_load (fresh, &error));
+  g_assert_no_error (error);
+
+  return fresh;
+}
+
+static void
+write_file (const char *path,
+            const char *contents,
+            gssize length)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, length, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_ids_round_trip (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("Read and announced ids survive a save and a load, and marking twice changes nothing.");
+
+  g_assert_true (lwn_store_mark_read (store, "https://lwn.net/Articles/1/"));
+  g_assert_true (!lwn_store_mark_read (store, "https://lwn.net/Articles/1/"));
+  g_assert_true (lwn_store_mark_read (store, "https://lwn.net/Articles/2/"));
+  g_assert_true (!lwn_store_has_history (store));
+  g_assert_true (lwn_store_mark_announced (store, "https://lwn.net/Articles/3/"));
+  g_assert_true (!lwn_store_mark_announced (store, "https://lwn.net/Articles/3/"));
+  g_assert_true (lwn_store_has_history (store));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, "https://lwn.net/Articles/1/"));
+  g_assert_true (lwn_store_is_read (loaded, "https://lwn.net/Articles/2/"));
+  g_assert_true (!lwn_store_is_read (loaded, "https://lwn.net/Articles/3/"));
+  g_assert_true (!lwn_store_is_read (loaded, NULL));
+  g_assert_true (lwn_store_is_announced (loaded, "https://lwn.net/Articles/3/"));
+  g_assert_true (!lwn_store_is_announced (loaded, "https://lwn.net/Articles/1/"));
+  g_assert_true (lwn_store_has_history (loaded));
+  g_assert_true (!lwn_store_mark_read (loaded, "https://lwn.net/Articles/2/"));
+}
+
+static const char *const special_ids[] = {
+  "a;b,c\\d=e\nf",
+  "https://lwn.net/Articles/1/?a=1;b=2&c=3,4",
+  " leading and trailing spaces ",
+  " ",
+  "\\",
+  "ends with a backslash\\",
+  "\\;",
+  ";",
+  "\\n is not a newline",
+  "#not a comment",
+  "[not a group]",
+  "key=value",
+  "tab\there",
+  "carriage\r\nreturn",
+  "UTF-8: é ü ñ 中文 🐧",
+};
+
+static void
+test_ids_special_characters (gconstpointer data)
+{
+  const char *id = data;
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("Ids with key-file separators, escapes, control and non-ASCII characters round-trip exactly.");
+
+  g_assert_true (lwn_store_mark_read (store, "before"));
+  g_assert_true (lwn_store_mark_read (store, id));
+  g_assert_true (lwn_store_mark_read (store, "after"));
+  g_assert_true (lwn_store_mark_announced (store, id));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, "before"));
+  g_assert_true (lwn_store_is_read (loaded, id));
+  g_assert_true (lwn_store_is_read (loaded, "after"));
+  g_assert_true (lwn_store_is_announced (loaded, id));
+  /* Nothing was split into extra ids or merged into a neighbour. */
+  g_assert_true (!lwn_store_is_read (loaded, ""));
+  g_assert_true (!lwn_store_mark_read (loaded, id));
+}
+
+static void
+test_ids_rejected (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autofree char *longest = g_strnfill (4096, 'x');
+
+  g_test_summary ("No id and the empty id are never kept; ids up to 4 KiB are kept as they are.");
+
+  g_assert_true (!lwn_store_mark_read (store, NULL));
+  g_assert_true (!lwn_store_mark_read (store, ""));
+  g_assert_true (!lwn_store_mark_announced (store, ""));
+  g_assert_true (!lwn_store_is_read (store, ""));
+  g_assert_true (!lwn_store_has_history (store));
+  g_assert_true (lwn_store_mark_read (store, longest));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, longest));
+  g_assert_true (!lwn_store_is_read (loaded, ""));
+}
+
+static void
+test_ids_unstorable (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autofree char *too_long = g_strnfill (4097, 'x');
+  g_autofree char *other_too_long = g_strnfill (4098, 'x');
+  g_autofree char *huge = g_strnfill (1024 * 1024, 'y');
+  g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, too_long, -1);
+  g_autofree char *contents = NULL;
+
+  g_test_summary ("Ids too long or not UTF-8 are remembered as read and announced too, across a restart, "
+                  "without being confused with each other or with any id kept as it is.");
+
+  g_assert_true (lwn_store_mark_read (store, too_long));
+  g_assert_true (!lwn_store_mark_read (store, too_long));
+  g_assert_true (lwn_store_is_read (store, too_long));
+  g_assert_true (!lwn_store_is_read (store, other_too_long));
+  g_assert_true (lwn_store_mark_read (store, huge));
+  g_assert_true (lwn_store_mark_read (store, "bad \xff\xfe UTF-8"));
+  g_assert_true (!lwn_store_is_read (store, "bad \xff\xfd UTF-8"));
+  g_assert_true (!lwn_store_has_history (store));
+  g_assert_true (lwn_store_mark_announced (store, "bad \xc3"));
+  g_assert_true (!lwn_store_mark_announced (store, "bad \xc3"));
+  g_assert_true (lwn_store_has_history (store));
+  g_assert_true (!lwn_store_is_announced (store, too_long));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, too_long));
+  g_assert_true (lwn_store_is_read (loaded, huge));
+  g_assert_true (lwn_store_is_read (loaded, "bad \xff\xfe UTF-8"));
+  g_assert_true (!lwn_store_is_read (loaded, other_too_long));
+  g_assert_true (lwn_store_is_announced (loaded, "bad \xc3"));
+  g_assert_true (!lwn_store_mark_read (loaded, too_long));
+  /* What is written for an id is never taken for the id itself. */
+  g_assert_true (!lwn_store_is_read (loaded, digest));
+  g_assert_true (g_file_get_contents (lwn_store_get_state_path (loaded), &contents, NULL, NULL));
+  g_assert_null (strstr (contents, too_long));
+}
+
+static void
+test_ids_bounded (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+
+  g_test_summary ("Each id set keeps the newest 1,000 ids, dropping the oldest first, in memory and on disk.");
+
+  for (guint i = 0; i < 1100; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("id-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+      g_assert_true (lwn_store_mark_announced (store, id));
+    }
+
+  g_assert_true (!lwn_store_is_read (store, "id-0"));
+  g_assert_true (!lwn_store_is_read (store, "id-99"));
+  g_assert_true (lwn_store_is_read (store, "id-100"));
+  g_assert_true (lwn_store_is_read (store, "id-1099"));
+
+  loaded = reload (store);
+  for (guint i = 0; i < 1100; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("id-%u", i);
+
+      g_assert_cmpint (lwn_store_is_read (loaded, id), ==, i >= 100);
+      g_assert_cmpint (lwn_store_is_announced (loaded, id), ==, i >= 100);
+    }
+
+  /* One more drops exactly the oldest remaining id. */
+  g_assert_true (lwn_store_mark_read (loaded, "id-1100"));
+  g_assert_true (!lwn_store_is_read (loaded, "id-100"));
+  g_assert_true (lwn_store_is_read (loaded, "id-101"));
+}
+
+static void
+test_ids_capped_on_load (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) contents = g_string_new ("[state]\nversion=1\n[read]\nids=");
+  g_autofree char *too_long = g_strnfill (5000, 'y');
+
+  g_test_summary ("A hand-made file with 1,500 ids and an overlong one loads with the newest 1,000 valid ids.");
+
+  for (guint i = 0; i < 1500; i++)
+    g_string_append_printf (contents, "id-%u;", i);
+  g_string_append_printf (contents, "%s;last;\n", too_long);
+  write_file (lwn_store_get_state_path (store), contents->str, contents->len);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_is_read (store, "last"));
+  g_assert_true (!lwn_store_is_read (store, too_long));
+  g_assert_true (!lwn_store_is_read (store, "id-500"));
+  g_assert_true (lwn_store_is_read (store, "id-501"));
+  g_assert_true (lwn_store_is_read (store, "id-1499"));
+  g_assert_true (!lwn_store_has_history (store));
+}
+
+/* "prefix-N" for N from @first down to @last, as a feed lists its items: newest first. */
+static GPtrArray *
+make_ids (const char *prefix,
+          guint first,
+          guint last)
+{
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint n = first + 1; n-- > last;)
+    g_ptr_array_add (ids, g_strdup_printf ("%s-%u", prefix, n));
+  return ids;
+}
+
+static void
+note_shown (LwnStore *store,
+            GPtrArray *ids)
+{
+  lwn_store_note_shown_ids (store, (const char *const *) ids->pdata, ids->len);
+}
+
+static void
+test_ids_large_feed (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GPtrArray) feed = make_ids ("id", 1199, 0);
+  g_autoptr (GPtrArray) next = make_ids ("id", 1200, 1);
+
+  g_test_summary ("A feed of 1,200 items marked newest first, as the reader marks them, keeps every mark while "
+                  "it is shown, also after a new item and a restart.");
+
+  note_shown (store, feed);
+  for (guint i = 0; i < feed->len; i++)
+    {
+      g_assert_true (lwn_store_mark_announced (store, feed->pdata[i]));
+      g_assert_true (lwn_store_mark_read (store, feed->pdata[i]));
+    }
+
+  note_shown (store, next);
+  for (guint i = 1; i < next->len; i++)
+    {
+      g_assert_true (lwn_store_is_read (store, next->pdata[i]));
+      g_assert_true (lwn_store_is_announced (store, next->pdata[i]));
+    }
+  g_assert_true (lwn_store_mark_announced (store, "id-1200"));
+
+  loaded = reload (store);
+  note_shown (loaded, next);
+  g_assert_true (!lwn_store_is_read (loaded, "id-1200"));
+  g_assert_true (lwn_store_is_announced (loaded, "id-1200"));
+  for (guint i = 1; i < next->len; i++)
+    {
+      g_assert_true (lwn_store_is_read (loaded, next->pdata[i]));
+      g_assert_true (lwn_store_is_announced (loaded, next->pdata[i]));
+    }
+}
+
+static void
+test_ids_evict_last_seen (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GPtrArray) old = make_ids ("a", 999, 0);
+  g_autoptr (GPtrArray) shown = make_ids ("a", 9, 0);
+
+  g_test_summary ("When a set is full, the ids seen in a shown feed longest ago go first, whatever order "
+                  "they were marked in, and that order survives a restart.");
+
+  for (guint i = old->len; i-- > 0;)
+    g_assert_true (lwn_store_mark_read (store, old->pdata[i]));
+  g_assert_true (lwn_store_is_read (store, "a-0"));
+
+  /* a-0 … a-9, marked first, are in the feed shown now: a-10 … a-19 go. */
+  note_shown (store, shown);
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("b-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+    }
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("a-%u", i);
+
+      g_assert_cmpint (lwn_store_is_read (store, id), ==, i < 10);
+    }
+  g_assert_true (lwn_store_is_read (store, "a-20"));
+  g_assert_true (lwn_store_is_read (store, "b-9"));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, "a-20"));
+  g_assert_true (lwn_store_mark_read (loaded, "c-0"));
+  g_assert_true (!lwn_store_is_read (loaded, "a-20"));
+  g_assert_true (lwn_store_is_read (loaded, "a-21"));
+  g_assert_true (lwn_store_is_read (loaded, "a-0"));
+  g_assert_true (lwn_store_is_read (loaded, "b-0"));
+}
+
+static void
+test_ids_cap_grows (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GPtrArray) large = make_ids ("x", 1499, 0);
+  g_autoptr (GPtrArray) small = make_ids ("x", 9, 0);
+  g_autoptr (GPtrArray) huge = make_ids ("z", 5999, 0);
+
+  g_test_summary ("Each set keeps at least twice as many ids as the largest feed shown, also after a smaller "
+                  "one and across a restart, up to 10,000.");
+
+  note_shown (store, large);
+  note_shown (store, small);
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("y-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+    }
+  g_assert_true (lwn_store_is_read (store, "y-0"));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, "y-0"));
+  g_assert_true (lwn_store_is_read (loaded, "y-2999"));
+  g_assert_true (lwn_store_mark_read (loaded, "y-3000"));
+  g_assert_true (!lwn_store_is_read (loaded, "y-0"));
+  g_assert_true (lwn_store_is_read (loaded, "y-1"));
+
+  note_shown (loaded, huge);
+  for (guint i = 3001; i < 13001; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("y-%u", i);
+
+      g_assert_true (lwn_store_mark_read (loaded, id));
+    }
+  g_assert_true (!lwn_store_is_read (loaded, "y-3000"));
+  g_assert_true (lwn_store_is_read (loaded, "y-3001"));
+  g_assert_true (lwn_store_mark_read (loaded, "y-13001"));
+  g_assert_true (!lwn_store_is_read (loaded, "y-3001"));
+  g_assert_true (lwn_store_is_read (loaded, "y-3002"));
+}
+
+static void
+test_ids_large_4k (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GPtrArray) feed = g_ptr_array_new_with_free_func (g_free);
+
+  g_test_summary ("A feed of 1,200 items with ids of 4 KiB keeps every mark across a restart.");
+
+  for (guint n = 1200; n-- > 0;)
+    {
+      g_autofree char *prefix = g_strdup_printf ("https://lwn.net/Articles/%u/?", n);
+      g_autofree char *padding = g_strnfill (4096 - strlen (prefix), ';');
+
+      g_ptr_array_add (feed, g_strconcat (prefix, padding, NULL));
+    }
+
+  note_shown (store, feed);
+  for (guint i = 0; i < feed->len; i++)
+    {
+      g_assert_true (lwn_store_mark_announced (store, feed->pdata[i]));
+      g_assert_true (lwn_store_mark_read (store, feed->pdata[i]));
+    }
+
+  loaded = reload (store);
+  for (guint i = 0; i < feed->len; i++)
+    {
+      g_assert_true (lwn_store_is_read (loaded, feed->pdata[i]));
+      g_assert_true (lwn_store_is_announced (loaded, feed->pdata[i]));
+    }
+}
+
+int
+main (int argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/store/ids/round-trip", test_ids_round_trip);
+  for (gsize i = 0; i < G_N_ELEMENTS (special_ids); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/store/ids/special/%" G_GSIZE_FORMAT, i);
+
+      g_test_add_data_func (path, special_ids[i], test_ids_special_characters);
+    }
+  g_test_add_func ("/store/ids/rejected", test_ids_rejected);
+  g_test_add_func ("/store/ids/bounded", test_ids_bounded);
+  g_test_add_func ("/store/ids/capped-on-load", test_ids_capped_on_load);
+  g_test_add_func ("/store/ids/unstorable", test_ids_unstorable);
+  g_test_add_func ("/store/ids/large-feed", test_ids_large_feed);
+  g_test_add_func ("/store/ids/large-feed-4k", test_ids_large_4k);
+  g_test_add_func ("/store/ids/evict-last-seen", test_ids_evict_last_seen);
+  g_test_add_func ("/store/ids/cap-grows", test_ids_cap_grows);
+
+  return g_test_run ();
+}
