@@ -25,12 +25,15 @@
 #define NAME_PRIMARY_OWNER 1
 
 static const char server_xml[] = "<node><interface name='" NOTIFICATIONS_IFACE "'>"
+                                 "<method name='GetServerInformation'><arg type='s' direction='out'/><arg type='s' direction='out'/>"
+                                 "<arg type='s' direction='out'/><arg type='s' direction='out'/></method>"
                                  "<method name='GetCapabilities'><arg type='as' direction='out'/></method>"
                                  "<method name='Notify'><arg type='s'/><arg type='u'/><arg type='s'/><arg type='s'/><arg type='s'/>"
                                  "<arg type='as'/><arg type='a{sv}'/><arg type='i'/><arg type='u' direction='out'/></method>"
                                  "<method name='CloseNotification'><arg type='u'/></method>"
                                  "<signal name='NotificationClosed'><arg type='u'/><arg type='u'/></signal>"
                                  "<signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
+                                 "<signal name='ActivationToken'><arg type='u'/><arg type='s'/></signal>"
                                  "</interface></node>";
 
 /* A notification server on its own connection: it records every call,
@@ -53,6 +56,7 @@ typedef struct
   GDBusConnection *bus; /* the notifier's */
   LwnNotifier *notifier;
   GPtrArray *opened; /* item ids of ::open */
+  GPtrArray *tokens; /* activation tokens of ::open and ::show-all, "" for none */
   guint n_show_all;
 } Fixture;
 
@@ -72,7 +76,10 @@ mock_method_call (GDBusConnection *connection,
 
   g_ptr_array_add (mock->calls, g_variant_ref_sink (g_variant_new ("(s@*)", method, parameters)));
 
-  if (g_str_equal (method, "GetCapabilities"))
+  /* libnotify asks before anything else, once per connection to a server. */
+  if (g_str_equal (method, "GetServerInformation"))
+    g_dbus_method_invocation_return_value (invocation, g_variant_new ("(ssss)", "lwn-test", "lwn-tray", "1.0", "1.2"));
+  else if (g_str_equal (method, "GetCapabilities"))
     {
       if (mock->hold_caps)
         g_ptr_array_add (mock->held, g_object_ref (invocation));
@@ -227,7 +234,8 @@ notify_at (GPtrArray *calls,
 /* Waiting */
 
 /* Every message sent before is received and dispatched: the notifier's
- * connection sees its answers and signals, each mock its calls. */
+ * connection sees its answers and signals, each mock its calls, the
+ * notification thread what libnotify received and the notifier its results. */
 static void
 settle (Fixture *fixture,
         MockServer *mock)
@@ -249,8 +257,22 @@ settle (Fixture *fixture,
                                                -1, NULL, &error);
           g_assert_no_error (error);
         }
+      lwn_notifier_sync (fixture->notifier);
       while (g_main_context_iteration (NULL, FALSE))
         ;
+    }
+}
+
+/* Runs this thread's main context for @ms milliseconds. */
+static void
+iterate_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
     }
 }
 
@@ -343,17 +365,21 @@ static void
 open_cb (LwnNotifier *notifier,
          const char *item_id,
          const char *url,
+         const char *activation_token,
          Fixture *fixture)
 {
   g_ptr_array_add (fixture->opened, g_strdup (item_id));
+  g_ptr_array_add (fixture->tokens, g_strdup (activation_token != NULL ? activation_token : ""));
 }
 
 static void
 show_all_cb (LwnNotifier *notifier,
              const char *url,
+             const char *activation_token,
              Fixture *fixture)
 {
   fixture->n_show_all++;
+  g_ptr_array_add (fixture->tokens, g_strdup (activation_token != NULL ? activation_token : ""));
 }
 
 static void
@@ -369,6 +395,7 @@ fixture_set_up (Fixture *fixture,
                                                          NULL, NULL, &error);
   g_assert_no_error (error);
   fixture->opened = g_ptr_array_new_with_free_func (g_free);
+  fixture->tokens = g_ptr_array_new_with_free_func (g_free);
   fixture->notifier = lwn_notifier_new (fixture->bus);
   g_signal_connect (fixture->notifier, "open", G_CALLBACK (open_cb), fixture);
   g_signal_connect (fixture->notifier, "show-all", G_CALLBACK (show_all_cb), fixture);
@@ -387,6 +414,7 @@ fixture_tear_down (Fixture *fixture,
   g_test_dbus_down (fixture->dbus);
   g_clear_object (&fixture->dbus);
   g_ptr_array_unref (fixture->opened);
+  g_ptr_array_unref (fixture->tokens);
 }
 
 /* Tests */
@@ -528,11 +556,15 @@ test_capabilities_owner_change (Fixture *fixture,
   /* A server with both takes over before the first answers. */
   new_server = mock_server_new (fixture, "actions body body-markup", 101, NAME_REPLACE_EXISTING);
   new_server->hold_caps = TRUE;
-  wait_calls (new_server, "GetCapabilities", 1);
 
-  /* The old server's answer comes late: nothing is sent on its word. */
+  /* The old server's answer comes late: nothing is sent on its word. libnotify asks one server at
+   * a time, so the new one is asked once the old one has answered. */
   mock_server_answer_caps (old_server);
-  settle (fixture, new_server);
+  wait_calls (new_server, "GetCapabilities", 1);
+  /* The notification thread waits for the new server's answer: only this thread can settle now. A
+   * Notify sent on the old server's word would reach the new server after its answer, and be
+   * counted below. */
+  iterate_for (100);
   g_assert_cmpuint (mock_server_count (new_server, "Notify"), ==, 0);
 
   mock_server_answer_caps (new_server);
