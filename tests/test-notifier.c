@@ -768,6 +768,102 @@ test_group_large (Fixture *fixture,
   mock_server_free (mock);
 }
 
+static void
+test_activation_token (Fixture *fixture,
+                       gconstpointer data)
+{
+  MockServer *mock;
+
+  g_test_summary ("The activation token a server sends just before an action travels with that action, to "
+                  "the headline's and to the group's; an action without one has none");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+  announce (fixture, 1, 1);
+  wait_calls (mock, "Notify", 1);
+  announce (fixture, 15, 5);
+  wait_calls (mock, "Notify", 2);
+  settle (fixture, mock);
+
+  /* Id 1 is the headline's, 2 the group's. */
+  mock_server_emit (mock, "ActivationToken", g_variant_new ("(us)", 1, "token-for-1"));
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 1, "default"));
+  settle (fixture, mock);
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 1, "default"));
+  settle (fixture, mock);
+  mock_server_emit (mock, "ActivationToken", g_variant_new ("(us)", 2, "token-for-2"));
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 2, "default"));
+  settle (fixture, mock);
+
+  g_assert_cmpuint (fixture->opened->len, ==, 2);
+  g_assert_cmpuint (fixture->n_show_all, ==, 1);
+  g_assert_cmpuint (fixture->tokens->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (fixture->tokens, 0), ==, "token-for-1");
+  g_assert_cmpstr (g_ptr_array_index (fixture->tokens, 1), ==, "");
+  g_assert_cmpstr (g_ptr_array_index (fixture->tokens, 2), ==, "token-for-2");
+  mock_server_free (mock);
+}
+
+/* The longest this thread's main context took to come back, over @ms milliseconds. */
+static gint64
+worst_iteration (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+  gint64 worst = 0;
+
+  while (g_get_monotonic_time () < end)
+    {
+      gint64 started = g_get_monotonic_time ();
+
+      g_main_context_iteration (NULL, FALSE);
+      worst = MAX (worst, g_get_monotonic_time () - started);
+      g_usleep (1000);
+    }
+  return worst;
+}
+
+static void
+test_hung_server_quit (Fixture *fixture,
+                       gconstpointer data)
+{
+  MockServer *mock;
+  gint64 started;
+  gint64 took;
+  gint64 worst;
+
+  g_test_summary ("A server that holds a Notify call holds neither the main loop nor quitting: announcing, "
+                  "withdrawing and the loop answer at once, and the notifier goes after a bounded wait");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+  mock->hold_notify = TRUE;
+  announce (fixture, 2, 2);
+  wait_calls (mock, "Notify", 1);
+
+  started = g_get_monotonic_time ();
+  announce (fixture, 5, 3);
+  withdraw (fixture, 1);
+  lwn_notifier_show_message (fixture->notifier, "A message", "About the applet");
+  lwn_notifier_withdraw_all (fixture->notifier);
+  took = g_get_monotonic_time () - started;
+  worst = worst_iteration (300);
+  g_test_message ("with a held Notify call: calls took %" G_GINT64_FORMAT " us, the slowest main loop "
+                  "iteration %" G_GINT64_FORMAT " us",
+                  took, worst);
+  g_assert_cmpint (took, <, 50 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (worst, <, 50 * G_TIME_SPAN_MILLISECOND);
+
+  /* The thread is inside notify_notification_show() while the notifier goes. */
+  started = g_get_monotonic_time ();
+  g_clear_object (&fixture->notifier);
+  took = g_get_monotonic_time () - started;
+  g_test_message ("the notifier went after %" G_GINT64_FORMAT " ms", took / G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (took, <, 3 * G_TIME_SPAN_SECOND);
+
+  /* The bus answers the held call with an error: the thread ends on its own, without the notifier. */
+  mock_server_free (mock);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -783,6 +879,8 @@ main (int argc,
   ADD ("/notifier/group/total", test_group_total);
   ADD ("/notifier/group/read", test_group_read);
   ADD ("/notifier/group/large", test_group_large);
+  ADD ("/notifier/action/activation-token", test_activation_token);
+  ADD ("/notifier/hung-server/quit", test_hung_server_quit);
 #undef ADD
 
   return g_test_run ();
