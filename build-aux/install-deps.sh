@@ -6,7 +6,7 @@ set -eu
 
 packages="
   build-essential meson ninja-build pkg-config gettext
-  libglib2.0-dev libglib2.0-bin libgtk-3-dev libayatana-appindicator3-dev
+  libglib2.0-dev libglib2.0-bin libgtk-3-dev libayatana-appindicator3-dev libnotify-dev
   libcurl4-openssl-dev libxml2-dev libjson-glib-dev glib-networking
   ca-certificates dbus dbus-x11 xvfb xauth libxml2-utils
   python3 python3-dbusmock python3-gi openssl time

@@ -395,6 +395,7 @@ static void
 notifier_open_cb (LwnNotifier *notifier,
                   const char *item_id,
                   const char *url,
+                  const char *activation_token,
                   LwnApplication *self)
 {
   g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
@@ -406,6 +407,7 @@ notifier_open_cb (LwnNotifier *notifier,
 static void
 notifier_show_all_cb (LwnNotifier *notifier,
                       const char *url,
+                      const char *activation_token,
                       LwnApplication *self)
 {
   g_action_group_activate_action (G_ACTION_GROUP (self), "show-headlines", NULL);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The notifier's insides, shared by its two files (lwn-notifier.c keeps the notifications,
- * lwn-notifier-server.c talks to the server), and what its tests may see of them. */
+/* The notifier's insides, shared by its files (lwn-notifier.c keeps the notifications,
+ * lwn-notifier-server.c follows the server and talks to it through the notification thread of
+ * lwn-notifier-thread.c), and what its tests may see of them. */
 #pragma once
 
 #include "lwn-notifier.h"
+#include "lwn-notifier-thread.h"
 
 G_BEGIN_DECLS
 
@@ -27,7 +29,7 @@ typedef struct
   guint64 order;      /* when its content last changed: what waits goes out in this order */
   guint32 id;         /* the current server's, 0 until Notify answers */
   gboolean queued;    /* its content has not reached the current server yet */
-  gboolean sending;   /* a Notify call for it is under way; the note stays until it answers */
+  gboolean sending;   /* being shown by the notification thread; the note stays until it answers */
   gboolean withdrawn; /* close it as soon as its id is known */
 } LwnNote;
 
@@ -36,16 +38,15 @@ struct _LwnNotifier
   GObject parent_instance;
 
   GDBusConnection *bus;
-  GCancellable *cancellable;
   guint watch_id;
-  guint action_subscription;
-  guint closed_subscription;
+  LwnNotifyThread *thread; /* every libnotify call is made there */
+  guint n_pongs;
 
   /* The server's unique name once seen. Capabilities and notification ids
    * are one server's: the generation changes with the server. */
   char *owner;
   guint generation;
-  GCancellable *caps_cancellable; /* the capabilities request under way */
+  gboolean caps_asked; /* of this generation's server, not answered yet */
   gboolean caps_known;
   gboolean caps_refused; /* this server did not answer: wait for another */
   gboolean body_markup;
@@ -84,10 +85,15 @@ void       lwn_notifier_watch_server        (LwnNotifier *self);
 void       lwn_notifier_unwatch_server      (LwnNotifier *self);
 void       lwn_notifier_deliver_queued      (LwnNotifier *self);
 void       lwn_notifier_close_notification  (LwnNotifier *self,
-                                             guint32      id);
+                                             LwnNote     *note);
+void       lwn_notifier_forget_notification (LwnNotifier *self,
+                                             LwnNote     *note);
 
 /* For tests: notifications kept, waiting or shown, and headlines the group counts by id. */
 guint      lwn_notifier_count_kept          (LwnNotifier *self);
+/* For tests: returns once the notification thread has handled what the bus brought it before, and
+ * this thread what the notification thread answered. */
+void       lwn_notifier_sync                (LwnNotifier *self);
 /* clang-format on */
 
 G_END_DECLS

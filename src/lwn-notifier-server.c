@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The notifier's conversation with the notification server over D-Bus, never waiting for it: which
- * server has the name, what it takes (asked once per server), sending and closing notifications, and
- * what the server says back. */
+/* The notifier's conversation with the notification server, never waiting for it: which server has
+ * the name (watched here, on the main thread), what it takes (asked once per server), showing and
+ * closing notifications, and what the server says back. What libnotify does for these runs on the
+ * notification thread (lwn-notifier-thread.c); what it answers comes back here as copies. */
 
 #include "config.h"
 
@@ -13,48 +14,26 @@
 
 /* https://specifications.freedesktop.org/notification-spec/latest/ */
 #define NOTIFICATIONS_NAME "org.freedesktop.Notifications"
-#define NOTIFICATIONS_PATH "/org/freedesktop/Notifications"
-#define NOTIFICATIONS_IFACE "org.freedesktop.Notifications"
-/* libnotify's default: a server that does not answer in time is not waited for longer. */
-#define CALL_TIMEOUT_MS 25000
-
-static void
-close_cb (GObject *source,
-          GAsyncResult *result,
-          gpointer user_data)
-{
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GError) error = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  if (reply == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("Could not close a notification: %s", error->message);
-}
+/* How long quitting waits for the notification thread to close what it was asked to: a server
+ * that does not answer is not waited for longer. */
+#define STOP_WAIT_MS 1000
 
 void
 lwn_notifier_close_notification (LwnNotifier *self,
-                                 guint32 id)
+                                 LwnNote *note)
 {
-  g_dbus_connection_call (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE,
-                          "CloseNotification", g_variant_new ("(u)", id), NULL,
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, self->cancellable, close_cb, NULL);
+  if (self->thread != NULL)
+    lwn_notify_thread_close (self->thread, note->kind, note->item_id);
 }
 
-/* A Notify call under way names its note by kind and item, and the server
- * it went to: by the time that server answers, another may have its name. */
-typedef struct
+/* The notification thread lets go of the note's notification: it is not shown any more, or by a
+ * server that has gone. */
+void
+lwn_notifier_forget_notification (LwnNotifier *self,
+                                  LwnNote *note)
 {
-  LwnNotifier *notifier; /* not a reference: dispose cancels the call */
-  LwnNoteKind kind;
-  char *item_id;
-  guint generation;
-} Sending;
-
-static void
-sending_free (Sending *sending)
-{
-  g_free (sending->item_id);
-  g_free (sending);
+  if (self->thread != NULL)
+    lwn_notify_thread_forget (self->thread, note->kind, note->item_id);
 }
 
 /* What tells that a call never reached a server that could show it. */
@@ -76,50 +55,33 @@ is_server_gone (const GError *error)
     }
 }
 
+/* The notification thread showed a note, or could not. */
 static void
-notify_cb (GObject *source,
-           GAsyncResult *result,
-           gpointer user_data)
+shown (LwnNotifier *self,
+       const LwnNotifyResult *result)
 {
-  Sending *sending = user_data;
-  LwnNotifier *self;
-  LwnNote *note;
-  gboolean same_server;
-  guint32 id = 0;
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GError) error = NULL;
+  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
+  gboolean same_server = result->generation == self->generation;
+  const GError *error = result->error;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      sending_free (sending);
-      return;
-    }
-
-  self = sending->notifier;
-  note = lwn_notifier_find_note (self, sending->kind, sending->item_id);
-  same_server = sending->generation == self->generation;
-  sending_free (sending);
   g_return_if_fail (note != NULL && note->sending);
 
   note->sending = FALSE;
-  if (reply != NULL)
-    g_variant_get (reply, "(u)", &id);
-  else if (same_server && !is_server_gone (error))
+  if (error != NULL && same_server && !is_server_gone (error))
     {
       g_warning ("Could not show a notification: %s", error->message);
       lwn_notifier_drop_note (self, note);
       return;
     }
-  else
+  if (error != NULL)
     g_debug ("A notification waits for the next server: %s", error->message);
 
-  if (reply == NULL || !same_server)
+  if (error != NULL || !same_server)
     {
       /* What a server that has gone showed went with it; what it never
        * showed, or what changed since, is for the next one, as new. */
       note->id = 0;
-      if (note->withdrawn || (reply != NULL && !note->queued))
+      if (note->withdrawn || (error == NULL && !note->queued))
         {
           lwn_notifier_drop_note (self, note);
           return;
@@ -132,10 +94,10 @@ notify_cb (GObject *source,
       return;
     }
 
-  note->id = id;
+  note->id = result->id;
   if (note->withdrawn)
     {
-      lwn_notifier_close_notification (self, id);
+      lwn_notifier_close_notification (self, note);
       lwn_notifier_drop_note (self, note);
     }
   else if (note->queued)
@@ -152,9 +114,6 @@ send_notification (LwnNotifier *self,
   const char *summary = note->summary;
   const char *plain_body = note->body;
   g_autofree char *body = NULL;
-  GVariantBuilder actions;
-  GVariantBuilder hints;
-  Sending *sending;
 
   if (note->kind == LWN_NOTE_GROUP)
     {
@@ -166,73 +125,39 @@ send_notification (LwnNotifier *self,
   /* Without body-markup a server shows text as it is: escaping would show "&amp;". */
   body = self->body_markup ? lwn_text_escape_markup (plain_body) : g_strdup (plain_body);
 
-  g_variant_builder_init (&actions, G_VARIANT_TYPE ("as"));
-  if (self->actions && lwn_url_is_launchable (note->url))
-    {
-      g_variant_builder_add (&actions, "s", "default");
-      g_variant_builder_add (&actions, "s", _ ("Open"));
-    }
-
-  g_variant_builder_init (&hints, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&hints, "{sv}", "desktop-entry", g_variant_new_string (APP_ID));
-  if (note->category != NULL)
-    g_variant_builder_add (&hints, "{sv}", "category", g_variant_new_string (note->category));
-
   note->queued = FALSE;
   note->sending = TRUE;
-  sending = g_new0 (Sending, 1);
-  sending->notifier = self;
-  sending->kind = note->kind;
-  sending->item_id = g_strdup (note->item_id);
-  sending->generation = self->generation;
-  /* The summary is plain text by the spec; replaces_id updates a shown one in place. */
-  g_dbus_connection_call (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE, "Notify",
-                          g_variant_new ("(susssasa{sv}i)", g_get_application_name (), note->id, APP_ID,
-                                         summary, body, &actions, &hints, -1),
-                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS,
-                          self->cancellable, notify_cb, sending);
+  /* The summary is plain text by the spec; the note's id updates a shown one in place. */
+  lwn_notify_thread_show (self->thread, note->kind, note->item_id, self->generation, note->id, summary, body,
+                          self->actions && lwn_url_is_launchable (note->url) ? _ ("Open") : NULL, APP_ID,
+                          note->category);
 }
 
-static gboolean
-strv_has (const char *const *strv,
-          const char *value)
-{
-  return strv != NULL && g_strv_contains (strv, value);
-}
-
+/* The capabilities of the server of @result's generation, or its silence. */
 static void
-capabilities_cb (GObject *source,
-                 GAsyncResult *result,
-                 gpointer user_data)
+capabilities_known (LwnNotifier *self,
+                    const LwnNotifyResult *result)
 {
-  LwnNotifier *self;
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autofree const char **caps = NULL;
-
-  /* Cancelled when the server changed: the answer was another server's. */
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* Another server has the name since: its own answer is on its way. */
+  if (result->generation != self->generation)
     return;
 
-  self = user_data;
-  g_clear_object (&self->caps_cancellable);
-  if (reply == NULL)
+  self->caps_asked = FALSE;
+  if (result->error != NULL)
     {
       /* A server that has the name and does not answer is not asked again;
        * without one, the next announcement may start one. */
       self->caps_refused = self->owner != NULL;
       if (!self->told_no_server)
-        g_message ("No notification server answers, so new headlines wait for one: %s", error->message);
+        g_message ("No notification server answers, so new headlines wait for one: %s", result->error->message);
       self->told_no_server = TRUE;
       return;
     }
 
-  g_variant_get (reply, "(^a&s)", &caps);
   self->caps_known = TRUE;
   self->told_no_server = FALSE;
-  self->body_markup = strv_has (caps, "body-markup");
-  self->actions = strv_has (caps, "actions");
+  self->body_markup = result->body_markup;
+  self->actions = result->actions;
   lwn_notifier_deliver_queued (self);
 }
 
@@ -240,14 +165,12 @@ capabilities_cb (GObject *source,
 static void
 request_capabilities (LwnNotifier *self)
 {
-  if (self->caps_known || self->caps_refused || self->caps_cancellable != NULL)
+  if (self->caps_known || self->caps_refused || self->caps_asked)
     return;
 
-  self->caps_cancellable = g_cancellable_new ();
-  /* May start an activatable server: the reply waits for it, the applet does not. */
-  g_dbus_connection_call (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_IFACE,
-                          "GetCapabilities", NULL, G_VARIANT_TYPE ("(as)"), G_DBUS_CALL_FLAGS_NONE,
-                          CALL_TIMEOUT_MS, self->caps_cancellable, capabilities_cb, self);
+  /* May start an activatable server: the notification thread waits for it, the applet does not. */
+  self->caps_asked = TRUE;
+  lwn_notify_thread_request_caps (self->thread, self->generation);
 }
 
 /* Sends what the server has not got yet, oldest first, once it has said what it takes. */
@@ -282,9 +205,7 @@ server_changed (LwnNotifier *self)
   g_autoptr (GPtrArray) notes = lwn_notifier_list_notes (self);
 
   self->generation++;
-  if (self->caps_cancellable != NULL)
-    g_cancellable_cancel (self->caps_cancellable);
-  g_clear_object (&self->caps_cancellable);
+  self->caps_asked = FALSE;
   self->caps_known = FALSE;
   self->caps_refused = FALSE;
 
@@ -336,88 +257,93 @@ name_vanished_cb (GDBusConnection *connection,
   server_changed (self);
 }
 
+/* The person acted on a notification that the current server shows. */
 static void
-action_invoked_cb (GDBusConnection *connection,
-                   const char *sender,
-                   const char *path,
-                   const char *interface,
-                   const char *signal,
-                   GVariant *parameters,
-                   gpointer user_data)
+action_invoked (LwnNotifier *self,
+                const LwnNotifyResult *result)
 {
-  LwnNotifier *self = user_data;
-  guint32 id;
-  const char *action;
-  LwnNote *note;
+  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
 
-  if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(us)")))
-    return;
-
-  g_variant_get (parameters, "(u&s)", &id, &action);
-  note = lwn_notifier_find_by_id (self, id);
-  if (note == NULL || !lwn_url_is_launchable (note->url))
+  if (note == NULL || note->id == 0 || note->id != result->id || !lwn_url_is_launchable (note->url))
     return;
 
   if (note->kind == LWN_NOTE_GROUP)
-    g_signal_emit_by_name (self, "show-all", note->url);
+    g_signal_emit_by_name (self, "show-all", note->url, result->activation_token);
   else if (note->kind == LWN_NOTE_ITEM)
-    g_signal_emit_by_name (self, "open", note->item_id, note->url);
+    g_signal_emit_by_name (self, "open", note->item_id, note->url, result->activation_token);
+}
+
+/* Expired, dismissed or closed: a group's next batch counts from nothing. */
+static void
+notification_closed (LwnNotifier *self,
+                     const LwnNotifyResult *result)
+{
+  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
+
+  if (note != NULL && !note->sending && note->id != 0 && note->id == result->id)
+    lwn_notifier_drop_note (self, note);
 }
 
 static void
-notification_closed_cb (GDBusConnection *connection,
-                        const char *sender,
-                        const char *path,
-                        const char *interface,
-                        const char *signal,
-                        GVariant *parameters,
-                        gpointer user_data)
+thread_result_cb (const LwnNotifyResult *result,
+                  gpointer user_data)
 {
   LwnNotifier *self = user_data;
-  guint32 id;
-  guint32 reason;
-  LwnNote *note;
 
-  if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(uu)")))
-    return;
-
-  /* Expired, dismissed or closed: a group's next batch counts from nothing. */
-  g_variant_get (parameters, "(uu)", &id, &reason);
-  note = lwn_notifier_find_by_id (self, id);
-  if (note != NULL && !note->sending)
-    lwn_notifier_drop_note (self, note);
+  switch (result->event)
+    {
+      case LWN_NOTIFY_CAPS:
+        capabilities_known (self, result);
+        break;
+      case LWN_NOTIFY_SHOWN:
+        shown (self, result);
+        break;
+      case LWN_NOTIFY_ACTION:
+        action_invoked (self, result);
+        break;
+      case LWN_NOTIFY_CLOSED:
+        notification_closed (self, result);
+        break;
+      case LWN_NOTIFY_PONG:
+        self->n_pongs++;
+        break;
+      default:
+        g_assert_not_reached ();
+    }
 }
 
 void
 lwn_notifier_watch_server (LwnNotifier *self)
 {
+  self->thread = lwn_notify_thread_new (g_get_application_name (), APP_ID, thread_result_cb, self);
   self->watch_id = g_bus_watch_name_on_connection (self->bus, NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                                    name_appeared_cb, name_vanished_cb, self, NULL);
-  self->action_subscription = g_dbus_connection_signal_subscribe (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_IFACE, "ActionInvoked",
-                                                                  NOTIFICATIONS_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
-                                                                  action_invoked_cb, self, NULL);
-  self->closed_subscription = g_dbus_connection_signal_subscribe (self->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_IFACE, "NotificationClosed",
-                                                                  NOTIFICATIONS_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
-                                                                  notification_closed_cb, self, NULL);
 }
 
-/* Cancels every call under way: their answers no longer reach the notifier. */
+/* No answer reaches the notifier any more; the notification thread closes what it was asked to
+ * close, leaves libnotify and ends, or is left to do so on its own if a server holds it. */
 void
 lwn_notifier_unwatch_server (LwnNotifier *self)
 {
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  if (self->caps_cancellable != NULL)
-    g_cancellable_cancel (self->caps_cancellable);
   g_clear_handle_id (&self->watch_id, g_bus_unwatch_name);
-  if (self->bus != NULL)
+  if (self->thread != NULL && !lwn_notify_thread_stop (g_steal_pointer (&self->thread), STOP_WAIT_MS))
+    g_message ("The notification server did not answer; not waiting for it");
+}
+
+void
+lwn_notifier_sync (LwnNotifier *self)
+{
+  guint pongs = self->n_pongs;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  g_return_if_fail (self->thread != NULL);
+
+  lwn_notify_thread_ping (self->thread);
+  while (self->n_pongs == pongs)
     {
-      if (self->action_subscription != 0)
-        g_dbus_connection_signal_unsubscribe (self->bus, self->action_subscription);
-      if (self->closed_subscription != 0)
-        g_dbus_connection_signal_unsubscribe (self->bus, self->closed_subscription);
-      self->action_subscription = self->closed_subscription = 0;
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The notification thread did not answer within 10 s");
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (500);
     }
-  g_clear_object (&self->caps_cancellable);
-  g_clear_object (&self->cancellable);
 }

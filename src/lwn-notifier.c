@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Desktop notifications for new headlines: one per headline, or one that groups many and is updated
- * in place while it is shown, withdrawn once read; what no server could show yet waits, within
- * bounds, for the next server that appears. The conversation with the server is in
- * lwn-notifier-server.c; nothing here waits for it. */
+/* Desktop notifications for new headlines, shown with libnotify: one per headline, or one that groups
+ * many and is updated in place while it is shown, withdrawn once read; what no server could show yet
+ * waits, within bounds, for the next server that appears. The conversation with the server is in
+ * lwn-notifier-server.c and libnotify's calls in lwn-notifier-thread.c; nothing here waits for it. */
 
 #include "config.h"
 
@@ -146,13 +146,16 @@ lwn_notifier_drop_note (LwnNotifier *self,
   switch (note->kind)
     {
       case LWN_NOTE_ITEM:
+        lwn_notifier_forget_notification (self, note);
         g_hash_table_remove (self->items, note->item_id);
         break;
       case LWN_NOTE_GROUP:
+        lwn_notifier_forget_notification (self, note);
         clear_grouped (self);
         g_clear_pointer (&self->group, note_free);
         break;
       case LWN_NOTE_MESSAGE:
+        lwn_notifier_forget_notification (self, note);
         g_clear_pointer (&self->message, note_free);
         break;
       default:
@@ -247,7 +250,7 @@ withdraw_note (LwnNotifier *self,
     }
 
   if (note->id != 0)
-    lwn_notifier_close_notification (self, note->id);
+    lwn_notifier_close_notification (self, note);
   lwn_notifier_drop_note (self, note);
 }
 
@@ -421,25 +424,27 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
    * LwnNotifier::open:
    * @item_id: the item whose notification was acted on
    * @url: the http(s) URL the notification was about
+   * @activation_token: (nullable): the token the server sent with the action, for the window
+   *   that opens to take the focus (XDG activation, or a startup notification id)
    *
    * The user asked to read what a notification announced.
    */
   g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+                0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
   /**
    * LwnNotifier::show-all:
    * @url: the site the grouped notification was about
+   * @activation_token: (nullable): the token the server sent with the action
    *
    * The user acted on the notification that groups many new headlines.
    */
   g_signal_new ("show-all", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+                0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void
 lwn_notifier_init (LwnNotifier *self)
 {
-  self->cancellable = g_cancellable_new ();
   self->items = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
   self->grouped = g_ptr_array_new_with_free_func ((GDestroyNotify) grouped_free);
   self->grouped_ids = g_hash_table_new (g_str_hash, g_str_equal);
@@ -447,11 +452,11 @@ lwn_notifier_init (LwnNotifier *self)
 
 /**
  * lwn_notifier_new:
- * @bus: the session bus
+ * @bus: the session bus, the one libnotify talks on
  *
- * Returns: (transfer full): a notifier; it asks a server for its
- *   capabilities when it first has something to show, and once more for
- *   each server that takes the name after it
+ * Returns: (transfer full): a notifier, with its notification thread; it
+ *   asks a server for its capabilities when it first has something to
+ *   show, and once more for each server that takes the name after it
  */
 LwnNotifier *
 lwn_notifier_new (GDBusConnection *bus)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Desktop notifications for new headlines, with an action that opens them; never waits for the server. */
+/* Desktop notifications for new headlines (libnotify), with an action that opens them; never waits for the server. */
 #pragma once
 
 #include <gio/gio.h>

@@ -25,12 +25,15 @@
 #define NAME_PRIMARY_OWNER 1
 
 static const char server_xml[] = "<node><interface name='" NOTIFICATIONS_IFACE "'>"
+                                 "<method name='GetServerInformation'><arg type='s' direction='out'/><arg type='s' direction='out'/>"
+                                 "<arg type='s' direction='out'/><arg type='s' direction='out'/></method>"
                                  "<method name='GetCapabilities'><arg type='as' direction='out'/></method>"
                                  "<method name='Notify'><arg type='s'/><arg type='u'/><arg type='s'/><arg type='s'/><arg type='s'/>"
                                  "<arg type='as'/><arg type='a{sv}'/><arg type='i'/><arg type='u' direction='out'/></method>"
                                  "<method name='CloseNotification'><arg type='u'/></method>"
                                  "<signal name='NotificationClosed'><arg type='u'/><arg type='u'/></signal>"
                                  "<signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
+                                 "<signal name='ActivationToken'><arg type='u'/><arg type='s'/></signal>"
                                  "</interface></node>";
 
 /* A notification server on its own connection: it records every call,
@@ -53,6 +56,7 @@ typedef struct
   GDBusConnection *bus; /* the notifier's */
   LwnNotifier *notifier;
   GPtrArray *opened; /* item ids of ::open */
+  GPtrArray *tokens; /* activation tokens of ::open and ::show-all, "" for none */
   guint n_show_all;
 } Fixture;
 
@@ -72,7 +76,10 @@ mock_method_call (GDBusConnection *connection,
 
   g_ptr_array_add (mock->calls, g_variant_ref_sink (g_variant_new ("(s@*)", method, parameters)));
 
-  if (g_str_equal (method, "GetCapabilities"))
+  /* libnotify asks before anything else, once per connection to a server. */
+  if (g_str_equal (method, "GetServerInformation"))
+    g_dbus_method_invocation_return_value (invocation, g_variant_new ("(ssss)", "lwn-test", "lwn-tray", "1.0", "1.2"));
+  else if (g_str_equal (method, "GetCapabilities"))
     {
       if (mock->hold_caps)
         g_ptr_array_add (mock->held, g_object_ref (invocation));
@@ -227,7 +234,8 @@ notify_at (GPtrArray *calls,
 /* Waiting */
 
 /* Every message sent before is received and dispatched: the notifier's
- * connection sees its answers and signals, each mock its calls. */
+ * connection sees its answers and signals, each mock its calls, the
+ * notification thread what libnotify received and the notifier its results. */
 static void
 settle (Fixture *fixture,
         MockServer *mock)
@@ -249,8 +257,22 @@ settle (Fixture *fixture,
                                                -1, NULL, &error);
           g_assert_no_error (error);
         }
+      lwn_notifier_sync (fixture->notifier);
       while (g_main_context_iteration (NULL, FALSE))
         ;
+    }
+}
+
+/* Runs this thread's main context for @ms milliseconds. */
+static void
+iterate_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
     }
 }
 
@@ -343,17 +365,21 @@ static void
 open_cb (LwnNotifier *notifier,
          const char *item_id,
          const char *url,
+         const char *activation_token,
          Fixture *fixture)
 {
   g_ptr_array_add (fixture->opened, g_strdup (item_id));
+  g_ptr_array_add (fixture->tokens, g_strdup (activation_token != NULL ? activation_token : ""));
 }
 
 static void
 show_all_cb (LwnNotifier *notifier,
              const char *url,
+             const char *activation_token,
              Fixture *fixture)
 {
   fixture->n_show_all++;
+  g_ptr_array_add (fixture->tokens, g_strdup (activation_token != NULL ? activation_token : ""));
 }
 
 static void
@@ -369,6 +395,7 @@ fixture_set_up (Fixture *fixture,
                                                          NULL, NULL, &error);
   g_assert_no_error (error);
   fixture->opened = g_ptr_array_new_with_free_func (g_free);
+  fixture->tokens = g_ptr_array_new_with_free_func (g_free);
   fixture->notifier = lwn_notifier_new (fixture->bus);
   g_signal_connect (fixture->notifier, "open", G_CALLBACK (open_cb), fixture);
   g_signal_connect (fixture->notifier, "show-all", G_CALLBACK (show_all_cb), fixture);
@@ -387,6 +414,7 @@ fixture_tear_down (Fixture *fixture,
   g_test_dbus_down (fixture->dbus);
   g_clear_object (&fixture->dbus);
   g_ptr_array_unref (fixture->opened);
+  g_ptr_array_unref (fixture->tokens);
 }
 
 /* Tests */
@@ -528,11 +556,15 @@ test_capabilities_owner_change (Fixture *fixture,
   /* A server with both takes over before the first answers. */
   new_server = mock_server_new (fixture, "actions body body-markup", 101, NAME_REPLACE_EXISTING);
   new_server->hold_caps = TRUE;
-  wait_calls (new_server, "GetCapabilities", 1);
 
-  /* The old server's answer comes late: nothing is sent on its word. */
+  /* The old server's answer comes late: nothing is sent on its word. libnotify asks one server at
+   * a time, so the new one is asked once the old one has answered. */
   mock_server_answer_caps (old_server);
-  settle (fixture, new_server);
+  wait_calls (new_server, "GetCapabilities", 1);
+  /* The notification thread waits for the new server's answer: only this thread can settle now. A
+   * Notify sent on the old server's word would reach the new server after its answer, and be
+   * counted below. */
+  iterate_for (100);
   g_assert_cmpuint (mock_server_count (new_server, "Notify"), ==, 0);
 
   mock_server_answer_caps (new_server);
@@ -736,6 +768,102 @@ test_group_large (Fixture *fixture,
   mock_server_free (mock);
 }
 
+static void
+test_activation_token (Fixture *fixture,
+                       gconstpointer data)
+{
+  MockServer *mock;
+
+  g_test_summary ("The activation token a server sends just before an action travels with that action, to "
+                  "the headline's and to the group's; an action without one has none");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+  announce (fixture, 1, 1);
+  wait_calls (mock, "Notify", 1);
+  announce (fixture, 15, 5);
+  wait_calls (mock, "Notify", 2);
+  settle (fixture, mock);
+
+  /* Id 1 is the headline's, 2 the group's. */
+  mock_server_emit (mock, "ActivationToken", g_variant_new ("(us)", 1, "token-for-1"));
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 1, "default"));
+  settle (fixture, mock);
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 1, "default"));
+  settle (fixture, mock);
+  mock_server_emit (mock, "ActivationToken", g_variant_new ("(us)", 2, "token-for-2"));
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 2, "default"));
+  settle (fixture, mock);
+
+  g_assert_cmpuint (fixture->opened->len, ==, 2);
+  g_assert_cmpuint (fixture->n_show_all, ==, 1);
+  g_assert_cmpuint (fixture->tokens->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (fixture->tokens, 0), ==, "token-for-1");
+  g_assert_cmpstr (g_ptr_array_index (fixture->tokens, 1), ==, "");
+  g_assert_cmpstr (g_ptr_array_index (fixture->tokens, 2), ==, "token-for-2");
+  mock_server_free (mock);
+}
+
+/* The longest this thread's main context took to come back, over @ms milliseconds. */
+static gint64
+worst_iteration (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+  gint64 worst = 0;
+
+  while (g_get_monotonic_time () < end)
+    {
+      gint64 started = g_get_monotonic_time ();
+
+      g_main_context_iteration (NULL, FALSE);
+      worst = MAX (worst, g_get_monotonic_time () - started);
+      g_usleep (1000);
+    }
+  return worst;
+}
+
+static void
+test_hung_server_quit (Fixture *fixture,
+                       gconstpointer data)
+{
+  MockServer *mock;
+  gint64 started;
+  gint64 took;
+  gint64 worst;
+
+  g_test_summary ("A server that holds a Notify call holds neither the main loop nor quitting: announcing, "
+                  "withdrawing and the loop answer at once, and the notifier goes after a bounded wait");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  settle (fixture, mock);
+  mock->hold_notify = TRUE;
+  announce (fixture, 2, 2);
+  wait_calls (mock, "Notify", 1);
+
+  started = g_get_monotonic_time ();
+  announce (fixture, 5, 3);
+  withdraw (fixture, 1);
+  lwn_notifier_show_message (fixture->notifier, "A message", "About the applet");
+  lwn_notifier_withdraw_all (fixture->notifier);
+  took = g_get_monotonic_time () - started;
+  worst = worst_iteration (300);
+  g_test_message ("with a held Notify call: calls took %" G_GINT64_FORMAT " us, the slowest main loop "
+                  "iteration %" G_GINT64_FORMAT " us",
+                  took, worst);
+  g_assert_cmpint (took, <, 50 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (worst, <, 50 * G_TIME_SPAN_MILLISECOND);
+
+  /* The thread is inside notify_notification_show() while the notifier goes. */
+  started = g_get_monotonic_time ();
+  g_clear_object (&fixture->notifier);
+  took = g_get_monotonic_time () - started;
+  g_test_message ("the notifier went after %" G_GINT64_FORMAT " ms", took / G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (took, <, 3 * G_TIME_SPAN_SECOND);
+
+  /* The bus answers the held call with an error: the thread ends on its own, without the notifier. */
+  mock_server_free (mock);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -751,6 +879,8 @@ main (int argc,
   ADD ("/notifier/group/total", test_group_total);
   ADD ("/notifier/group/read", test_group_read);
   ADD ("/notifier/group/large", test_group_large);
+  ADD ("/notifier/action/activation-token", test_activation_token);
+  ADD ("/notifier/hung-server/quit", test_hung_server_quit);
 #undef ADD
 
   return g_test_run ();
