@@ -6,6 +6,7 @@
 # asks for the test toolchain only with --test.
 #
 # Needs SOURCE_DIR and BINARY (the built lwn-tray).
+# shellcheck disable=SC2016 # the sh -c scripts take their file as $1
 set -eu
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lwn-tray-scripts.XXXXXX")
