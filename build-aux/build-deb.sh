@@ -8,9 +8,11 @@
 # dependencies of debian/control), copies the files git knows of (tracked or
 # new, not ignored: no build folders) into a temporary folder, builds there
 # with dpkg-buildpackage -us -uc -b, and leaves the .deb, .buildinfo, .changes
-# and lintian's report (lintian.txt) in OUTPUT_DIR (default: build-deb).
-# DEB_BUILD_OPTIONS passes through, e.g. DEB_BUILD_OPTIONS=nocheck to skip
-# the unit tests, parallel=N to build with N jobs. Exits non-zero when the
+# and lintian's report (lintian.txt) in OUTPUT_DIR (default: build-deb in the
+# source tree).
+# DEB_BUILD_OPTIONS and DEB_BUILD_PROFILES pass through: DEB_BUILD_OPTIONS=nocheck
+# skips the unit tests (DEB_BUILD_PROFILES=nocheck also their build and their
+# build dependencies), parallel=N builds with N jobs. Exits non-zero when the
 # build fails or lintian finds an error or a warning.
 set -eu
 cd "$(dirname "$0")/.."
@@ -23,7 +25,9 @@ sh build-aux/install-deps.sh --deb
 if ! dpkg-checkbuilddeps >/dev/null 2>&1; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q --no-install-recommends "$source_dir"
+  profiles=$(echo "${DEB_BUILD_PROFILES:-}" | tr ' ' ',')
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q --no-install-recommends \
+    ${profiles:+-P "$profiles"} "$source_dir"
 fi
 
 package=$(dpkg-parsechangelog -S Source)
@@ -40,7 +44,9 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     xargs -0 sh -c 'for f do if [ -e "$f" ] || [ -L "$f" ]; then printf "%s\0" "$f"; fi; done' sh |
     tar --null --no-recursion -T - -cf - | tar -xf - -C "$tree"
 else
-  tar --exclude='./build*' --exclude=./.git -cf - . | tar -xf - -C "$tree"
+  # The build folders that .gitignore names.
+  tar --exclude-vcs --exclude=./build --exclude=./builddir --exclude='./_build*' \
+    --exclude=./build-asan --exclude=./build-fuzz --exclude=./build-deb -cf - . | tar -xf - -C "$tree"
 fi
 
 # The source package first, from the untouched copy: lintian checks
