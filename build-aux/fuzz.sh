@@ -28,7 +28,7 @@ case "$seconds" in
     ;;
 esac
 
-sh build-aux/install-deps.sh
+sh build-aux/install-deps.sh --test
 
 options="-Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false"
 if [ -f "$build/build.ninja" ]; then

@@ -1,19 +1,43 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs, on Debian 12, every package lwn-tray needs to build, run and test,
-# skipping the apt round-trip when all of them are already there.
+# Installs, on Debian 12, the packages lwn-tray needs, skipping the apt
+# round-trip when all of them are already there.
+#
+# Usage: build-aux/install-deps.sh [--test] [--deb]
+#   (none)   what building and running it need (build-aux/run.sh)
+#   --test   also what the test suite needs (build-aux/test.sh)
+#   --deb    also what building and checking the Debian package needs
+#            (build-aux/build-deb.sh; its build dependencies come from debian/control)
 set -eu
 
-packages="
+build_packages="
   build-essential meson ninja-build pkg-config gettext
-  libglib2.0-dev libglib2.0-bin libgtk-3-dev libayatana-appindicator3-dev libnotify-dev
-  libcurl4-openssl-dev libxml2-dev libjson-glib-dev glib-networking
-  ca-certificates dbus dbus-x11 xvfb xauth libxml2-utils
+  libglib2.0-dev libgtk-3-dev libayatana-appindicator3-dev libnotify-dev
+  libcurl4-openssl-dev libxml2-dev libjson-glib-dev
+  glib-networking gsettings-desktop-schemas ca-certificates
+"
+test_packages="
+  libglib2.0-bin dbus dbus-x11 xvfb xauth libxml2-utils
   python3 python3-dbusmock python3-gi openssl time
   at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils appstream librsvg2-bin groff-base
   clang libclang-rt-14-dev clang-format
 "
+deb_packages="
+  dpkg-dev debhelper lintian
+"
+
+packages="$build_packages"
+for option in "$@"; do
+  case "$option" in
+    --test) packages="$packages $test_packages" ;;
+    --deb) packages="$packages $deb_packages" ;;
+    *)
+      echo "usage: $0 [--test] [--deb]" >&2
+      exit 2
+      ;;
+  esac
+done
 
 missing=""
 for package in $packages; do
@@ -24,9 +48,10 @@ done
 
 if [ -n "$missing" ]; then
   echo "Installing:$missing"
+  # sudo resets the environment: the variable goes through env, after it.
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -q
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get update -q
   # shellcheck disable=SC2086
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends $missing
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 fi

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what is missing, builds in ./build and runs the whole test suite,
 # then the code tests again under the sanitizers (build-aux/test-sanitizers.sh),
-# then each fuzz target for a short while (build-aux/fuzz.sh).
+# then each fuzz target for a short while (build-aux/fuzz.sh), then builds the
+# Debian package and checks it with lintian (build-aux/build-deb.sh).
 set -eu
 cd "$(dirname "$0")/.."
 
-sh build-aux/install-deps.sh
+sh build-aux/install-deps.sh --test --deb
 
 sh build-aux/configure.sh build
 
@@ -21,12 +22,26 @@ mkdir -p build/meson-logs
 sh build-aux/fuzz.sh "${LWN_FUZZ_SECONDS:-30}" >build/meson-logs/fuzz.txt 2>&1 || status=$?
 cat build/meson-logs/fuzz.txt
 
+# The Debian package from a clean copy, checked with lintian. Its unit tests
+# are the ones that ran above, so the package build skips them.
+rm -f build-deb/*.deb
+deb_started=$(date +%s)
+deb_status=0
+DEB_BUILD_OPTIONS="nocheck parallel=2" DEB_BUILD_PROFILES=nocheck \
+  sh build-aux/build-deb.sh build-deb >build/meson-logs/deb.txt 2>&1 || deb_status=$?
+echo "Debian package: exit status $deb_status in $(($(date +%s) - deb_started)) s; lintian says:"
+cat build-deb/lintian.txt 2>/dev/null || :
+if [ "$deb_status" -ne 0 ]; then
+  tail -n 60 build/meson-logs/deb.txt
+  status=1
+fi
+
 # Closing lines every CI reader understands, from meson's own logs: one per
 # pass, then the total. A sanitizer report counts as one more failure, since
 # the process it came from may be one whose exit status no test checked.
 /usr/bin/python3 - build/meson-logs/testlog.json build-asan/meson-logs/testlog-asan.json \
-  build-asan/meson-logs/sanitizers build/meson-logs/fuzz.txt <<'PY'
-import json, os, sys
+  build-asan/meson-logs/sanitizers build/meson-logs/fuzz.txt build-deb "$deb_status" <<'PY'
+import glob, json, os, sys
 
 
 def count(path):
@@ -63,12 +78,23 @@ def count_fuzz(path):
     return [passed, failed, 0]
 
 
+def count_deb(folder, status):
+    # The package built (a .deb is there), and lintian found no error or
+    # warning in it (build-deb.sh then exits with 0); lintian is not counted
+    # when there was nothing to check.
+    built = bool(glob.glob(os.path.join(folder, "*.deb")))
+    if not built:
+        return [0, 1, 1]
+    return [2, 0, 0] if status == "0" else [1, 1, 0]
+
+
 suite = count(sys.argv[1])
 sanitizers = count(sys.argv[2])
 if os.path.isdir(sys.argv[3]):
     sanitizers[1] += len(os.listdir(sys.argv[3]))
 fuzzing = count_fuzz(sys.argv[4])
-passes = (("test suite", suite), ("sanitizers", sanitizers), ("fuzzing", fuzzing))
+package = count_deb(sys.argv[5], sys.argv[6])
+passes = (("test suite", suite), ("sanitizers", sanitizers), ("fuzzing", fuzzing), ("debian package", package))
 for name, figures in passes:
     print("%s: %d passed, %d failed, %d skipped" % (name, *figures))
 print("%d passed, %d failed, %d skipped" % tuple(sum(column) for column in zip(*(f for _, f in passes))))

@@ -736,8 +736,14 @@ lwn_application_handle_local_options (GApplication *application,
   /* Fail with one clear line here rather than with a GTK critical later. */
   if (!gtk_init_check (NULL, NULL))
     {
-      g_printerr ("lwn-tray: %s\n", _ ("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?); "
-                                       "lwn-tray --print lists the headlines in a terminal"));
+      /* Uninstalled, no lwn-tray is on PATH: name this very binary. */
+      g_autofree char *uninstalled = dup_autostart_command ();
+      g_autofree char *command = uninstalled != NULL ? g_shell_quote (uninstalled) : g_strdup ("lwn-tray");
+      /* Translators: %s is the command to run, such as lwn-tray. */
+      g_autofree char *hint = g_strdup_printf (_ ("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?); "
+                                                  "%s --print lists the headlines in a terminal"),
+                                               command);
+      g_printerr ("lwn-tray: %s\n", hint);
       return 1;
     }
 

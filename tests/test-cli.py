@@ -142,6 +142,8 @@ def test_no_display():
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 1 and len(lines) == 1, result
     assert lines[0].startswith("lwn-tray: ") and "display" in lines[0], lines
+    # Uninstalled, no lwn-tray is on PATH: the hint names this binary, quoted for a shell.
+    assert "'%s' --print" % os.path.realpath(BINARY) in lines[0], lines
 
 
 def test_bad_option():

@@ -588,8 +588,10 @@ static const BadCase bad_cases[] = {
   { "/feed-parser/security/entity-loop", "bad/entity-loop.xml", NULL, LWN_PARSE_ERROR_MALFORMED,
     "entity reference loop", NULL, 0 },
   /* References to an undeclared entity expand to nothing, so libxml2 2.9.14
-   * does not weigh them: this one kept it busy for minutes. */
-  { "/feed-parser/security/undeclared-laughs", "bad/undeclared-laughs.xml", NULL, LWN_PARSE_ERROR_MALFORMED,
+   * does not weigh them: this one kept it busy for minutes. Not named .xml:
+   * lintian's copyright check parses every .xml file of a source package
+   * with such a libxml2, and would be kept as busy. */
+  { "/feed-parser/security/undeclared-laughs", "bad/undeclared-laughs.rss", NULL, LWN_PARSE_ERROR_MALFORMED,
     "entity references", NULL, 0 },
   /* Nothing is read from the file system or the network. */
   { "/feed-parser/security/xxe-file", "bad/xxe.xml", NULL, PARSES, NULL, "root:", 1 },
