@@ -4,8 +4,6 @@
 
 #include "config.h"
 
-#include <malloc.h>
-
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 
@@ -199,22 +197,6 @@ open_link_activated (GSimpleAction *action,
   open_url (user_data, g_variant_get_string (parameter, NULL));
 }
 
-static gboolean
-trim_memory_cb (gpointer user_data)
-{
-  malloc_trim (0);
-  return G_SOURCE_REMOVE;
-}
-
-/* The rows of a long feed leave the heap fragmented when the window goes;
- * glibc keeps those pages unless told to give them back. */
-static void
-headlines_window_destroyed_cb (GtkWidget *window,
-                               gpointer user_data)
-{
-  g_idle_add (trim_memory_cb, NULL);
-}
-
 static void
 show_headlines_activated (GSimpleAction *action,
                           GVariant *parameter,
@@ -226,7 +208,6 @@ show_headlines_activated (GSimpleAction *action,
     {
       self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->reader, self->settings);
       g_object_add_weak_pointer (G_OBJECT (self->headlines_window), (gpointer *) &self->headlines_window);
-      g_signal_connect (self->headlines_window, "destroy", G_CALLBACK (headlines_window_destroyed_cb), NULL);
     }
   gtk_window_present (GTK_WINDOW (self->headlines_window));
 }
