@@ -204,6 +204,7 @@ show_headlines_activated (GSimpleAction *action,
 {
   LwnApplication *self = user_data;
 
+  g_debug ("Showing the headlines window");
   if (self->headlines_window == NULL)
     {
       self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->reader, self->settings);
@@ -231,6 +232,8 @@ about_activated (GSimpleAction *action,
   /* Translators: put your names here, one per line. */
   gtk_about_dialog_set_translator_credits (about, _ ("translator-credits"));
 
+  /* One of the application's windows, so that quitting closes it too. */
+  gtk_window_set_application (GTK_WINDOW (about), GTK_APPLICATION (user_data));
   gtk_window_set_transient_for (GTK_WINDOW (about), parent);
   gtk_window_set_modal (GTK_WINDOW (about), parent != NULL);
   g_signal_connect (about, "response", G_CALLBACK (gtk_widget_destroy), NULL);
@@ -286,6 +289,7 @@ preferences_activated (GSimpleAction *action,
   LwnApplication *self = user_data;
   LwnPreferencesWindow *window = NULL;
 
+  g_debug ("Showing the preferences window");
   /* One window at most: asking again raises it. */
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
     if (LWN_IS_PREFERENCES_WINDOW (l->data))
@@ -636,6 +640,34 @@ lwn_application_command_line (GApplication *application,
   return 0;
 }
 
+/* Drops what startup made, views first: they hold on to the model. Safe to
+ * call twice (from shutdown, then from dispose). */
+static void
+release_services (LwnApplication *self)
+{
+  GList *windows;
+
+  /* GtkApplication keeps its windows until they are destroyed, and every
+   * window holds a reference on the application: quitting with a window
+   * open would otherwise dispose of neither, nor of anything below. */
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (self))) != NULL)
+    gtk_widget_destroy (windows->data);
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  if (self->reader != NULL)
+    g_signal_handlers_disconnect_by_data (self->reader, self);
+  if (self->notifier != NULL)
+    g_signal_handlers_disconnect_by_data (self->notifier, self);
+  if (self->tray != NULL)
+    g_signal_handlers_disconnect_by_data (self->tray, self);
+  g_clear_object (&self->tray);
+  g_clear_object (&self->notifier);
+  g_clear_object (&self->reader);
+  g_clear_object (&self->store);
+  g_clear_object (&self->settings);
+}
+
 static void
 lwn_application_shutdown (GApplication *application)
 {
@@ -650,6 +682,8 @@ lwn_application_shutdown (GApplication *application)
   g_clear_handle_id (&self->watcher_id, g_bus_unwatch_name);
   if (self->notifier != NULL)
     lwn_notifier_withdraw_all (self->notifier);
+
+  release_services (self);
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->shutdown (application);
 }
@@ -739,18 +773,18 @@ lwn_application_dispose (GObject *object)
 {
   LwnApplication *self = LWN_APPLICATION (object);
 
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_data (self->settings, self);
-  g_clear_object (&self->settings);
-  if (self->headlines_window != NULL)
-    gtk_widget_destroy (GTK_WIDGET (self->headlines_window));
-  g_clear_object (&self->tray);
-  g_clear_object (&self->notifier);
-  g_clear_object (&self->reader);
-  g_clear_object (&self->store);
+  release_services (self);
   g_clear_object (&self->session_bus);
 
   G_OBJECT_CLASS (lwn_application_parent_class)->dispose (object);
+}
+
+static void
+lwn_application_finalize (GObject *object)
+{
+  g_debug ("Application finalized");
+
+  G_OBJECT_CLASS (lwn_application_parent_class)->finalize (object);
 }
 
 static void
@@ -760,6 +794,7 @@ lwn_application_class_init (LwnApplicationClass *klass)
   GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
 
   object_class->dispose = lwn_application_dispose;
+  object_class->finalize = lwn_application_finalize;
   application_class->handle_local_options = lwn_application_handle_local_options;
   application_class->startup = lwn_application_startup;
   application_class->command_line = lwn_application_command_line;

@@ -523,6 +523,46 @@ def test_quit_and_signals(s):
     stop_ok(applet, signal.SIGTERM)
 
 
+# Quitting takes a fraction of a second; this bound only tells "prompt" from "hangs".
+QUIT_TIMEOUT = 5.0
+
+
+def open_windows(applet, menu):
+    """Opens the headlines and preferences windows from the menu and waits until
+    the applet has made both."""
+    menu.click("Show Headlines")
+    menu.click("Preferences")
+    e2e.wait_for(
+        lambda: "Showing the headlines window" in applet.log() and "Showing the preferences window" in applet.log(),
+        "both windows to open",
+    )
+
+
+def assert_clean_exit(applet, code, how):
+    log = applet.log()
+    assert code == 0, "%s: lwn-tray exited with %r\n%s" % (how, code, log)
+    assert "CRITICAL" not in log and "WARNING" not in log, "%s: the applet complained\n%s" % (how, log)
+    # The last reference goes only once the windows are gone, and with it
+    # everything the application owns.
+    assert "Application finalized" in log, "%s: the application was never finalized\n%s" % (how, log)
+
+
+def test_quit_with_windows_open(s):
+    """Quit in the menu and SIGTERM, with the headlines and preferences windows open,
+    exit 0 at once and dispose of the windows and of the application."""
+    items = [current(937035)]
+    applet, menu = start_loaded(s, items)
+    open_windows(applet, menu)
+    menu.click("Quit")
+    assert_clean_exit(applet, applet.wait_exit(QUIT_TIMEOUT), "Quit")
+
+    applet = s.start()
+    menu = applet.menu()
+    wait_headlines(menu, items)
+    open_windows(applet, menu)
+    assert_clean_exit(applet, applet.stop(signal.SIGTERM, QUIT_TIMEOUT), "SIGTERM")
+
+
 def explanations(s, items):
     """Notifications that are neither a headline nor a grouped headline summary."""
     titles = {item["title"] for item in items}
@@ -648,6 +688,7 @@ TESTS = [
     ("connection refused on cold start, then Retry", test_connection_refused),
     ("cached headlines appear before the server answers", test_cache_before_answer),
     ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
+    ("Quit and SIGTERM with both windows open exit 0 and finalize", test_quit_with_windows_open),
     ("no watcher: one explanation, registers later", test_no_watcher),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
