@@ -21,6 +21,8 @@ LwnScheduler *lwn_scheduler_new                      (guint         interval_sec
 void          lwn_scheduler_set_interval             (LwnScheduler *self,
                                                       guint         interval_seconds,
                                                       gboolean      interval_forced);
+void          lwn_scheduler_set_network_monitor      (LwnScheduler    *self,
+                                                      GNetworkMonitor *monitor);
 void          lwn_scheduler_start                    (LwnScheduler *self,
                                                       guint         first_delay_seconds);
 guint         lwn_scheduler_record_success           (LwnScheduler *self,

@@ -563,6 +563,60 @@ def test_quit_with_windows_open(s):
     assert_clean_exit(applet, applet.stop(signal.SIGTERM, QUIT_TIMEOUT), "SIGTERM")
 
 
+NM_NAME = "org.freedesktop.NetworkManager"
+# Owns a name on the bus it is given and never reads a message, so that no call
+# to it is ever answered: a NetworkManager that hangs, as one may at login.
+HANGING_OWNER = """
+import sys
+import dbus.bus
+bus = dbus.bus.BusConnection(sys.argv[1])
+bus.request_name(sys.argv[2], dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+sys.stdin.read()
+"""
+# GLib's NetworkManager monitor waits 25 s for an answer, D-Bus's default timeout;
+# everything below happens well within that.
+NM_GRACE = 10.0
+# How long the menu may take to answer, even while the monitor is being made.
+LAYOUT_BOUND = 0.050
+
+
+def test_network_monitor_hangs(s):
+    """A NetworkManager that never answers on the system bus does not hold the
+    applet: GLib's NetworkManager monitor is made off the main thread, so the item
+    registers and the menu answers GetLayout within 50 ms while the monitor waits."""
+    items = [current(937105)]
+    s.server.set_items(items)
+    system_dir = s.path("system-bus")
+    os.makedirs(system_dir, mode=0o700)
+    system_bus = e2e.Bus(system_dir)
+    owner = subprocess.Popen(
+        [e2e.PYTHON, "-c", HANGING_OWNER, system_bus.address, NM_NAME], env=s.env, stdin=subprocess.PIPE
+    )
+    try:
+        e2e.wait_for(lambda: system_bus.name_owner(NM_NAME), "the hanging NetworkManager to own its name")
+        s.env["DBUS_SYSTEM_BUS_ADDRESS"] = system_bus.address
+        s.env["GIO_USE_NETWORK_MONITOR"] = "networkmanager"
+        started = time.monotonic()
+        applet = s.launch()
+        applet.wait_registered(timeout=NM_GRACE)
+        menu = applet.menu()
+        wait_headlines(menu, items)
+        worst = 0.0
+        while time.monotonic() - started < NM_GRACE:
+            before = time.monotonic()
+            menu.layout()
+            worst = max(worst, time.monotonic() - before)
+            time.sleep(0.02)
+        assert "Following the network" not in applet.log(), "the monitor did not wait for NetworkManager"
+        assert worst < LAYOUT_BOUND, "GetLayout took %.0f ms while the network monitor was made" % (worst * 1000)
+        print("# slowest GetLayout while NetworkManager hung: %.1f ms" % (worst * 1000))
+        stop_ok(applet)
+    finally:
+        owner.stdin.close()
+        e2e.stop_process(owner)
+        system_bus.close()
+
+
 def explanations(s, items):
     """Notifications that are neither a headline nor a grouped headline summary."""
     titles = {item["title"] for item in items}
@@ -689,6 +743,7 @@ TESTS = [
     ("cached headlines appear before the server answers", test_cache_before_answer),
     ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
     ("Quit and SIGTERM with both windows open exit 0 and finalize", test_quit_with_windows_open),
+    ("a hanging NetworkManager does not hold the menu", test_network_monitor_hangs),
     ("no watcher: one explanation, registers later", test_no_watcher),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
