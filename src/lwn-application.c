@@ -40,6 +40,7 @@ struct _LwnApplication
   LwnTray *tray;
   LwnNotifier *notifier;
   LwnHeadlinesWindow *headlines_window; /* while open; it destroys itself on close */
+  LwnAutostartSwitch *autostart;
 
   guint watcher_id;
   guint tray_grace_id;
@@ -248,37 +249,35 @@ quit_activated (GSimpleAction *action,
   g_application_quit (G_APPLICATION (user_data));
 }
 
-static gboolean
-autostart_show_disk_state_cb (gpointer user_data)
-{
-  LwnApplication *self = user_data;
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
-
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (lwn_autostart_is_enabled ()));
-  return G_SOURCE_REMOVE;
-}
-
 static void
 autostart_change_state (GSimpleAction *action,
                         GVariant *state,
                         gpointer user_data)
 {
   LwnApplication *self = user_data;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *exe = dup_autostart_command ();
 
-  if (!lwn_autostart_set_enabled (exe, g_variant_get_boolean (state), &error))
+  /* Every view first shows what was asked, then, once it is written, what
+   * is true on disk (autostart_settled_cb). */
+  g_simple_action_set_state (action, state);
+  lwn_autostart_switch_request (self->autostart, g_variant_get_boolean (state));
+}
+
+/* Never inside the change_state above, so never under a GtkSwitch still in
+ * its state-set emission, which would ask again if its state changed there. */
+static void
+autostart_settled_cb (LwnAutostartSwitch *autostart,
+                      gboolean enabled,
+                      const GError *error,
+                      LwnApplication *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
+
+  if (error != NULL)
     {
       g_warning ("Could not change Start at login: %s", error->message);
       lwn_notifier_show_message (self->notifier, _ ("Could not change Start at login"), error->message);
     }
-
-  /* Every view first shows what was asked, then what is true on disk. The
-   * second step waits for an idle: a GtkSwitch that asked is still inside its
-   * state-set emission, and a state changed under it there makes it ask again. */
-  g_simple_action_set_state (action, state);
-  if (lwn_autostart_is_enabled () != g_variant_get_boolean (state))
-    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autostart_show_disk_state_cb, g_object_ref (self), g_object_unref);
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (enabled));
 }
 
 static void
@@ -325,7 +324,8 @@ add_actions (LwnApplication *self)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   autostart = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
-  g_simple_action_set_state (G_SIMPLE_ACTION (autostart), g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  g_simple_action_set_state (G_SIMPLE_ACTION (autostart),
+                             g_variant_new_boolean (lwn_autostart_switch_get_enabled (self->autostart)));
   /* Without a settings schema there is nothing the preferences could show. */
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
                                self->settings != NULL);
@@ -535,6 +535,7 @@ lwn_application_startup (GApplication *application)
   g_autoptr (GError) error = NULL;
   g_autofree char *feed_url = NULL;
   g_autofree char *icons = dup_icon_theme_path ();
+  g_autofree char *exe = NULL;
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->startup (application);
 
@@ -554,6 +555,10 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->reader, "read", G_CALLBACK (reader_read_cb), self);
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
+
+  exe = dup_autostart_command ();
+  self->autostart = lwn_autostart_switch_new (exe);
+  g_signal_connect (self->autostart, "settled", G_CALLBACK (autostart_settled_cb), self);
 
   add_actions (self);
   g_signal_connect (self->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), self);
@@ -661,7 +666,10 @@ release_services (LwnApplication *self)
     g_signal_handlers_disconnect_by_data (self->notifier, self);
   if (self->tray != NULL)
     g_signal_handlers_disconnect_by_data (self->tray, self);
+  if (self->autostart != NULL)
+    g_signal_handlers_disconnect_by_data (self->autostart, self);
   g_clear_object (&self->tray);
+  g_clear_object (&self->autostart);
   g_clear_object (&self->notifier);
   g_clear_object (&self->reader);
   g_clear_object (&self->store);

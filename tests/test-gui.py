@@ -726,6 +726,47 @@ def test_start_at_login(s):
     stop_ok(applet)
 
 
+def toggle_state(menu):
+    return menu.find("Start at login")["toggle-state"]
+
+
+def test_start_at_login_fast_and_failing(s):
+    """Start at login clicked three times in a row ends ticked with the entry written;
+    when the entry cannot be written, a notification says why and the tick goes back."""
+    s.server.set_items([current(937101)])
+    applet = s.start()
+    menu = applet.menu()
+    item = menu.wait_item("Start at login")
+    for _ in range(3):
+        menu.click_id(item["id"])
+    e2e.wait_for(
+        lambda: os.path.exists(autostart_file(s)) and toggle_state(menu) == 1,
+        "the entry written and the item ticked after three clicks",
+    )
+    # Nothing still under way may change either afterwards.
+    time.sleep(SETTLE)
+    assert os.path.exists(autostart_file(s)) and toggle_state(menu) == 1, toggle_state(menu)
+
+    menu.click_id(item["id"])
+    e2e.wait_for(lambda: not os.path.exists(autostart_file(s)), "the entry removed")
+    menu.wait(lambda entries: toggle_state(menu) == 0, "the item unticked")
+
+    # A file where the autostart folder should be: the entry cannot be written.
+    folder = os.path.dirname(autostart_file(s))
+    os.rmdir(folder)
+    with open(folder, "w") as blocker:
+        blocker.write("not a folder\n")
+    menu.click_id(item["id"])
+    notification = e2e.wait_for(
+        lambda: [n for n in s.notifier.notifications() if n.summary == "Could not change Start at login"],
+        "the notification saying why",
+    )[0]
+    assert "autostart" in notification.body, notification
+    menu.wait(lambda entries: toggle_state(menu) == 0, "the tick back off")
+    assert "Could not change Start at login" in applet.log()
+    stop_ok(applet)
+
+
 TESTS = [
     ("harness: recorder, feed server, notification mock, watcher", test_harness),
     ("cold start shows the loading placeholder", test_loading_placeholder),
@@ -748,6 +789,7 @@ TESTS = [
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
     ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
+    ("Start at login clicked fast ends as clicked; a failure says why and unticks", test_start_at_login_fast_and_failing),
 ]
 
 
