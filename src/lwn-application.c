@@ -563,7 +563,7 @@ lwn_application_startup (GApplication *application)
   add_actions (self);
   g_signal_connect (self->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), self);
   reader_n_unread_cb (self->reader, NULL, self);
-  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, icons);
+  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, self->session_bus, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->watcher_id = g_bus_watch_name_on_connection (self->session_bus, STATUS_NOTIFIER_WATCHER,
@@ -762,10 +762,8 @@ lwn_application_handle_local_options (GApplication *application,
       return 1;
     }
 
-  /* libayatana-appindicator 0.5.92 fetches the session bus asynchronously while
-   * it watches for the tray host; if the watch answers first it never registers
-   * ("g_dbus_proxy_new: assertion 'G_IS_DBUS_CONNECTION (connection)' failed").
-   * With the shared connection already made, its fetch completes at once. */
+  /* Made here, before startup: the tray needs the connection made already
+   * (see lwn_tray_new()), and failing here takes one clear line. */
   self->session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (self->session_bus == NULL)
     {
