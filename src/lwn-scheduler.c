@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include "lwn-network-monitor.h"
 #include "lwn-scheduler.h"
 
 /* Whatever a server or feed asks for, poll at least daily. */
@@ -17,9 +18,6 @@
 #define RESUME_SETTLE_SECONDS 5
 /* A flapping network or a resume storm triggers at most one refresh per window. */
 #define TRIGGER_MIN_GAP_SECONDS 10
-
-/* Names the tasks this file starts; its address is what matters. */
-static char default_monitor_source_tag;
 
 #define LOGIND_BUS_NAME "org.freedesktop.login1"
 #define LOGIND_PATH "/org/freedesktop/login1"
@@ -319,48 +317,12 @@ follow_monitor (LwnScheduler *self,
 }
 
 static void
-default_monitor_thread (GTask *task,
-                        gpointer source_object,
-                        gpointer task_data,
-                        GCancellable *cancellable)
-{
-  GArray *types = task_data;
-
-  for (guint i = 0; i < types->len; i++)
-    {
-      GType type = g_array_index (types, GType, i);
-      g_autoptr (GError) error = NULL;
-      GObject *monitor;
-
-      /* GLib's NetworkManager monitor asks the system bus here, and waits
-       * up to 25 s for an owner that does not answer. */
-      if (g_type_is_a (type, G_TYPE_INITABLE))
-        monitor = g_initable_new (type, cancellable, &error, NULL);
-      else
-        monitor = g_object_new (type, NULL);
-
-      if (monitor != NULL)
-        {
-          g_task_return_pointer (task, monitor, g_object_unref);
-          return;
-        }
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      g_debug ("No network monitor from %s: %s", g_type_name (type), error != NULL ? error->message : "");
-    }
-  g_task_return_pointer (task, NULL, NULL);
-}
-
-static void
-default_monitor_cb (GObject *source_object,
-                    GAsyncResult *result,
-                    gpointer user_data)
+monitor_made_cb (GObject *source_object,
+                 GAsyncResult *result,
+                 gpointer user_data)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GNetworkMonitor) monitor = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr (GNetworkMonitor) monitor = lwn_network_monitor_new_finish (result, &error);
   LwnScheduler *self;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -370,73 +332,12 @@ default_monitor_cb (GObject *source_object,
   g_clear_object (&self->monitor_cancellable);
   if (monitor == NULL)
     {
-      g_debug ("No network monitor: the network counts as always available");
+      g_debug ("%s: the network counts as always available", error->message);
       return;
     }
 
   g_debug ("Following the network with %s", G_OBJECT_TYPE_NAME (monitor));
   follow_monitor (self, monitor);
-}
-
-/* The network monitor implementations GLib's default would be chosen from,
- * in the order it tries them: GIO_USE_NETWORK_MONITOR's first, then by
- * priority. */
-static GArray *
-dup_monitor_types (void)
-{
-  GArray *types = g_array_new (FALSE, FALSE, sizeof (GType));
-  const char *wanted = g_getenv ("GIO_USE_NETWORK_MONITOR");
-  GIOExtensionPoint *point;
-
-  /* GIO registers its extension points with its first default lookup, and
-   * GTK has made the VFS long before: this one costs nothing. */
-  g_vfs_get_default ();
-  point = g_io_extension_point_lookup (G_NETWORK_MONITOR_EXTENSION_POINT_NAME);
-  if (point == NULL)
-    return types;
-
-  if (wanted != NULL)
-    {
-      GIOExtension *extension = g_io_extension_point_get_extension_by_name (point, wanted);
-
-      if (extension != NULL)
-        {
-          GType type = g_io_extension_get_type (extension);
-
-          g_array_append_val (types, type);
-        }
-    }
-  for (GList *l = g_io_extension_point_get_extensions (point); l != NULL; l = l->next)
-    {
-      GType type = g_io_extension_get_type (l->data);
-
-      if (types->len == 0 || g_array_index (types, GType, 0) != type)
-        g_array_append_val (types, type);
-    }
-  return types;
-}
-
-/* Makes a network monitor in a worker thread, as GLib would choose its
- * default one, and follows it once it is there; until then, polling goes
- * on as if the network were available.
- *
- * Not g_network_monitor_get_default() in the worker: GIO makes that one
- * while holding the lock it takes for every default implementation, even
- * one made already, so that the fetcher's proxy resolver (and anything else
- * on any thread asking GIO for a default) would wait as long as
- * NetworkManager does. The list of implementations is read here, on the
- * main thread; the worker only constructs them. */
-static void
-make_default_monitor (LwnScheduler *self)
-{
-  g_autoptr (GTask) task = NULL;
-
-  self->monitor_cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->monitor_cancellable, default_monitor_cb, self);
-  g_task_set_source_tag (task, &default_monitor_source_tag);
-  g_task_set_name (task, "[lwn-tray] network monitor");
-  g_task_set_task_data (task, dup_monitor_types (), (GDestroyNotify) g_array_unref);
-  g_task_run_in_thread (task, default_monitor_thread);
 }
 
 static void
@@ -779,9 +680,13 @@ lwn_scheduler_start (LwnScheduler *self,
     return;
   self->started = TRUE;
 
-  /* GLib's own may take long to make: never on this thread. */
+  /* GLib's NetworkManager monitor may take long to make: never on this
+   * thread. Until it is there, the network counts as available. */
   if (self->monitor == NULL && !self->monitor_handed)
-    make_default_monitor (self);
+    {
+      self->monitor_cancellable = g_cancellable_new ();
+      lwn_network_monitor_new_async (self->monitor_cancellable, monitor_made_cb, self);
+    }
 
   self->bus_cancellable = g_cancellable_new ();
   g_bus_get (G_BUS_TYPE_SYSTEM, self->bus_cancellable, system_bus_get_cb, self);
