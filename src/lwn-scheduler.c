@@ -507,10 +507,10 @@ lwn_scheduler_class_init (LwnSchedulerClass *klass)
    * LwnScheduler:network-monitor:
    *
    * The monitor whose "network-changed" triggers refreshes, or %NULL while
-   * there is none (the network then counts as available). When none was
-   * set by then, lwn_scheduler_start() has one made in a worker thread, of
-   * the implementation g_network_monitor_get_default() would choose, and
-   * sets it once it is there.
+   * there is none (the network then counts as available). When it was never
+   * set (not even to %NULL) by then, lwn_scheduler_start() has one made in a
+   * worker thread, of the implementation g_network_monitor_get_default()
+   * would choose, and sets it once it is there.
    */
   properties[PROP_NETWORK_MONITOR] = g_param_spec_object ("network-monitor", NULL, NULL, G_TYPE_NETWORK_MONITOR,
                                                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
