@@ -4,8 +4,6 @@
 
 #include "config.h"
 
-#include <malloc.h>
-
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 
@@ -42,6 +40,7 @@ struct _LwnApplication
   LwnTray *tray;
   LwnNotifier *notifier;
   LwnHeadlinesWindow *headlines_window; /* while open; it destroys itself on close */
+  LwnAutostartSwitch *autostart;
 
   guint watcher_id;
   guint tray_grace_id;
@@ -199,22 +198,6 @@ open_link_activated (GSimpleAction *action,
   open_url (user_data, g_variant_get_string (parameter, NULL));
 }
 
-static gboolean
-trim_memory_cb (gpointer user_data)
-{
-  malloc_trim (0);
-  return G_SOURCE_REMOVE;
-}
-
-/* The rows of a long feed leave the heap fragmented when the window goes;
- * glibc keeps those pages unless told to give them back. */
-static void
-headlines_window_destroyed_cb (GtkWidget *window,
-                               gpointer user_data)
-{
-  g_idle_add (trim_memory_cb, NULL);
-}
-
 static void
 show_headlines_activated (GSimpleAction *action,
                           GVariant *parameter,
@@ -222,11 +205,11 @@ show_headlines_activated (GSimpleAction *action,
 {
   LwnApplication *self = user_data;
 
+  g_debug ("Showing the headlines window");
   if (self->headlines_window == NULL)
     {
       self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->reader, self->settings);
       g_object_add_weak_pointer (G_OBJECT (self->headlines_window), (gpointer *) &self->headlines_window);
-      g_signal_connect (self->headlines_window, "destroy", G_CALLBACK (headlines_window_destroyed_cb), NULL);
     }
   gtk_window_present (GTK_WINDOW (self->headlines_window));
 }
@@ -250,6 +233,8 @@ about_activated (GSimpleAction *action,
   /* Translators: put your names here, one per line. */
   gtk_about_dialog_set_translator_credits (about, _ ("translator-credits"));
 
+  /* One of the application's windows, so that quitting closes it too. */
+  gtk_window_set_application (GTK_WINDOW (about), GTK_APPLICATION (user_data));
   gtk_window_set_transient_for (GTK_WINDOW (about), parent);
   gtk_window_set_modal (GTK_WINDOW (about), parent != NULL);
   g_signal_connect (about, "response", G_CALLBACK (gtk_widget_destroy), NULL);
@@ -264,37 +249,35 @@ quit_activated (GSimpleAction *action,
   g_application_quit (G_APPLICATION (user_data));
 }
 
-static gboolean
-autostart_show_disk_state_cb (gpointer user_data)
-{
-  LwnApplication *self = user_data;
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
-
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (lwn_autostart_is_enabled ()));
-  return G_SOURCE_REMOVE;
-}
-
 static void
 autostart_change_state (GSimpleAction *action,
                         GVariant *state,
                         gpointer user_data)
 {
   LwnApplication *self = user_data;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *exe = dup_autostart_command ();
 
-  if (!lwn_autostart_set_enabled (exe, g_variant_get_boolean (state), &error))
+  /* Every view first shows what was asked, then, once it is written, what
+   * is true on disk (autostart_settled_cb). */
+  g_simple_action_set_state (action, state);
+  lwn_autostart_switch_request (self->autostart, g_variant_get_boolean (state));
+}
+
+/* Never inside the change_state above, so never under a GtkSwitch still in
+ * its state-set emission, which would ask again if its state changed there. */
+static void
+autostart_settled_cb (LwnAutostartSwitch *autostart,
+                      gboolean enabled,
+                      const GError *error,
+                      LwnApplication *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
+
+  if (error != NULL)
     {
       g_warning ("Could not change Start at login: %s", error->message);
       lwn_notifier_show_message (self->notifier, _ ("Could not change Start at login"), error->message);
     }
-
-  /* Every view first shows what was asked, then what is true on disk. The
-   * second step waits for an idle: a GtkSwitch that asked is still inside its
-   * state-set emission, and a state changed under it there makes it ask again. */
-  g_simple_action_set_state (action, state);
-  if (lwn_autostart_is_enabled () != g_variant_get_boolean (state))
-    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, autostart_show_disk_state_cb, g_object_ref (self), g_object_unref);
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (enabled));
 }
 
 static void
@@ -305,6 +288,7 @@ preferences_activated (GSimpleAction *action,
   LwnApplication *self = user_data;
   LwnPreferencesWindow *window = NULL;
 
+  g_debug ("Showing the preferences window");
   /* One window at most: asking again raises it. */
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
     if (LWN_IS_PREFERENCES_WINDOW (l->data))
@@ -340,7 +324,8 @@ add_actions (LwnApplication *self)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   autostart = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
-  g_simple_action_set_state (G_SIMPLE_ACTION (autostart), g_variant_new_boolean (lwn_autostart_is_enabled ()));
+  g_simple_action_set_state (G_SIMPLE_ACTION (autostart),
+                             g_variant_new_boolean (lwn_autostart_switch_get_enabled (self->autostart)));
   /* Without a settings schema there is nothing the preferences could show. */
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
                                self->settings != NULL);
@@ -552,6 +537,7 @@ lwn_application_startup (GApplication *application)
   g_autoptr (GError) error = NULL;
   g_autofree char *feed_url = NULL;
   g_autofree char *icons = dup_icon_theme_path ();
+  g_autofree char *exe = NULL;
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->startup (application);
 
@@ -572,10 +558,14 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
 
+  exe = dup_autostart_command ();
+  self->autostart = lwn_autostart_switch_new (exe);
+  g_signal_connect (self->autostart, "settled", G_CALLBACK (autostart_settled_cb), self);
+
   add_actions (self);
   g_signal_connect (self->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), self);
   reader_n_unread_cb (self->reader, NULL, self);
-  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, icons);
+  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, self->session_bus, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->watcher_id = g_bus_watch_name_on_connection (self->session_bus, STATUS_NOTIFIER_WATCHER,
@@ -657,6 +647,37 @@ lwn_application_command_line (GApplication *application,
   return 0;
 }
 
+/* Drops what startup made, views first: they hold on to the model. Safe to
+ * call twice (from shutdown, then from dispose). */
+static void
+release_services (LwnApplication *self)
+{
+  GList *windows;
+
+  /* GtkApplication keeps its windows until they are destroyed, and every
+   * window holds a reference on the application: quitting with a window
+   * open would otherwise dispose of neither, nor of anything below. */
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (self))) != NULL)
+    gtk_widget_destroy (windows->data);
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  if (self->reader != NULL)
+    g_signal_handlers_disconnect_by_data (self->reader, self);
+  if (self->notifier != NULL)
+    g_signal_handlers_disconnect_by_data (self->notifier, self);
+  if (self->tray != NULL)
+    g_signal_handlers_disconnect_by_data (self->tray, self);
+  if (self->autostart != NULL)
+    g_signal_handlers_disconnect_by_data (self->autostart, self);
+  g_clear_object (&self->tray);
+  g_clear_object (&self->autostart);
+  g_clear_object (&self->notifier);
+  g_clear_object (&self->reader);
+  g_clear_object (&self->store);
+  g_clear_object (&self->settings);
+}
+
 static void
 lwn_application_shutdown (GApplication *application)
 {
@@ -671,6 +692,8 @@ lwn_application_shutdown (GApplication *application)
   g_clear_handle_id (&self->watcher_id, g_bus_unwatch_name);
   if (self->notifier != NULL)
     lwn_notifier_withdraw_all (self->notifier);
+
+  release_services (self);
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->shutdown (application);
 }
@@ -747,10 +770,8 @@ lwn_application_handle_local_options (GApplication *application,
       return 1;
     }
 
-  /* libayatana-appindicator 0.5.92 fetches the session bus asynchronously while
-   * it watches for the tray host; if the watch answers first it never registers
-   * ("g_dbus_proxy_new: assertion 'G_IS_DBUS_CONNECTION (connection)' failed").
-   * With the shared connection already made, its fetch completes at once. */
+  /* Made here, before startup: the tray needs the connection made already
+   * (see lwn_tray_new()), and failing here takes one clear line. */
   self->session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (self->session_bus == NULL)
     {
@@ -766,18 +787,18 @@ lwn_application_dispose (GObject *object)
 {
   LwnApplication *self = LWN_APPLICATION (object);
 
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_data (self->settings, self);
-  g_clear_object (&self->settings);
-  if (self->headlines_window != NULL)
-    gtk_widget_destroy (GTK_WIDGET (self->headlines_window));
-  g_clear_object (&self->tray);
-  g_clear_object (&self->notifier);
-  g_clear_object (&self->reader);
-  g_clear_object (&self->store);
+  release_services (self);
   g_clear_object (&self->session_bus);
 
   G_OBJECT_CLASS (lwn_application_parent_class)->dispose (object);
+}
+
+static void
+lwn_application_finalize (GObject *object)
+{
+  g_debug ("Application finalized");
+
+  G_OBJECT_CLASS (lwn_application_parent_class)->finalize (object);
 }
 
 static void
@@ -787,6 +808,7 @@ lwn_application_class_init (LwnApplicationClass *klass)
   GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
 
   object_class->dispose = lwn_application_dispose;
+  object_class->finalize = lwn_application_finalize;
   application_class->handle_local_options = lwn_application_handle_local_options;
   application_class->startup = lwn_application_startup;
   application_class->command_line = lwn_application_command_line;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reads and writes the XDG autostart entry that starts lwn-tray at login, user entry over system one. */
+/* Reads and writes the XDG autostart entry that starts lwn-tray at login, user entry over system one,
+ * and keeps the "Start at login" switch: writes in a worker thread, one at a time, the latest wish last. */
 
 #include "config.h"
 
@@ -23,6 +24,9 @@
  * hand (say, with extra options on Exec) is switched, never replaced. */
 #define KEY_GENERATED "X-LwnTray-Generated"
 #define DEFAULT_EXEC "lwn-tray"
+
+/* Names the tasks this file starts; its address is what matters. */
+static char set_enabled_source_tag;
 
 /* The domain's name has dashes, which clang-format would space. */
 /* clang-format off */
@@ -312,4 +316,289 @@ lwn_autostart_set_enabled (const char *exec_path,
 
   entry = new_entry (exec, !enabled);
   return save_entry (entry, path, error);
+}
+
+typedef struct
+{
+  char *exec_path;
+  gboolean enabled;
+  gboolean now_enabled; /* set by the worker */
+} SetEnabledData;
+
+static void
+set_enabled_data_free (SetEnabledData *data)
+{
+  g_free (data->exec_path);
+  g_free (data);
+}
+
+static void
+set_enabled_thread (GTask *task,
+                    gpointer source_object,
+                    gpointer task_data,
+                    GCancellable *cancellable)
+{
+  SetEnabledData *data = task_data;
+  GError *error = NULL;
+  gboolean done = lwn_autostart_set_enabled (data->exec_path, data->enabled, &error);
+
+  data->now_enabled = lwn_autostart_is_enabled ();
+  if (done)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * lwn_autostart_set_enabled_async:
+ * @exec_path: (nullable) (type filename): as for lwn_autostart_set_enabled()
+ * @enabled: whether lwn-tray should start at login
+ * @cancellable: (nullable): a #GCancellable, or %NULL
+ * @callback: called on the thread-default main context of the caller once
+ *   the entry is written (or could not be)
+ * @user_data: data for @callback
+ *
+ * Does what lwn_autostart_set_enabled() does, in a worker thread: the entry
+ * is written and synced to disk there, and read back. Operations started
+ * while another is under way may run in any order: callers that switch back
+ * and forth start the next one from the previous one's callback, as
+ * #LwnAutostartSwitch does.
+ */
+void
+lwn_autostart_set_enabled_async (const char *exec_path,
+                                 gboolean enabled,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  SetEnabledData *data;
+
+  g_return_if_fail (exec_path == NULL || *exec_path != '\0');
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (SetEnabledData, 1);
+  data->exec_path = g_strdup (exec_path);
+  data->enabled = !!enabled;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &set_enabled_source_tag);
+  g_task_set_name (task, "[lwn-tray] autostart entry");
+  g_task_set_task_data (task, data, (GDestroyNotify) set_enabled_data_free);
+  g_task_run_in_thread (task, set_enabled_thread);
+}
+
+/**
+ * lwn_autostart_set_enabled_finish:
+ * @result: the #GAsyncResult given to the callback
+ * @out_enabled: (out) (optional): whether lwn-tray will start at login now,
+ *   as lwn_autostart_is_enabled() said right after the attempt; set also
+ *   when it failed, unless it was cancelled
+ * @error: return location for a #GError, or %NULL
+ *
+ * Returns: %TRUE on success; %FALSE with @error set as
+ *   lwn_autostart_set_enabled() sets it, or to %G_IO_ERROR_CANCELLED
+ */
+gboolean
+lwn_autostart_set_enabled_finish (GAsyncResult *result,
+                                  gboolean *out_enabled,
+                                  GError **error)
+{
+  SetEnabledData *data;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &set_enabled_source_tag, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  data = g_task_get_task_data (G_TASK (result));
+  if (out_enabled != NULL)
+    *out_enabled = data->now_enabled;
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* The switch: what the menu and the preferences show */
+
+struct _LwnAutostartSwitch
+{
+  GObject parent_instance;
+
+  char *exec_path;
+  gboolean enabled; /* on disk, as last read */
+  gboolean wanted;  /* what the last request asked for */
+  gboolean writing; /* a write is under way... */
+  gboolean written; /* ...asking for this */
+  GCancellable *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (LwnAutostartSwitch, lwn_autostart_switch, G_TYPE_OBJECT)
+
+enum
+{
+  SIGNAL_SETTLED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void write_wanted (LwnAutostartSwitch *self);
+
+static void
+written_cb (GObject *source_object,
+            GAsyncResult *result,
+            gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean enabled = FALSE;
+  gboolean done = lwn_autostart_set_enabled_finish (result, &enabled, &error);
+  LwnAutostartSwitch *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  self->writing = FALSE;
+  self->enabled = enabled;
+
+  /* Asked to switch again meanwhile: that wish is the one to carry out,
+   * and the one whose outcome is told. */
+  if (self->wanted != self->written)
+    {
+      if (!done)
+        g_debug ("Start at login: %s (switched again since)", error->message);
+      write_wanted (self);
+      return;
+    }
+
+  g_signal_emit (self, signals[SIGNAL_SETTLED], 0, enabled, error);
+}
+
+static void
+write_wanted (LwnAutostartSwitch *self)
+{
+  self->writing = TRUE;
+  self->written = self->wanted;
+  lwn_autostart_set_enabled_async (self->exec_path, self->wanted, self->cancellable, written_cb, self);
+}
+
+static void
+lwn_autostart_switch_dispose (GObject *object)
+{
+  LwnAutostartSwitch *self = LWN_AUTOSTART_SWITCH (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (lwn_autostart_switch_parent_class)->dispose (object);
+}
+
+static void
+lwn_autostart_switch_finalize (GObject *object)
+{
+  LwnAutostartSwitch *self = LWN_AUTOSTART_SWITCH (object);
+
+  g_free (self->exec_path);
+
+  G_OBJECT_CLASS (lwn_autostart_switch_parent_class)->finalize (object);
+}
+
+static void
+lwn_autostart_switch_class_init (LwnAutostartSwitchClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = lwn_autostart_switch_dispose;
+  object_class->finalize = lwn_autostart_switch_finalize;
+
+  /**
+   * LwnAutostartSwitch::settled:
+   * @self: the #LwnAutostartSwitch
+   * @enabled: whether lwn-tray will start at login now, read back from disk
+   * @error: (nullable): why the last request could not be carried out, or
+   *   %NULL when it was
+   *
+   * Emitted once the last request is written, or failed: however many came
+   * while the entry was being written, once for all of them.
+   */
+  signals[SIGNAL_SETTLED] = g_signal_new ("settled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_ERROR);
+}
+
+static void
+lwn_autostart_switch_init (LwnAutostartSwitch *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
+
+/**
+ * lwn_autostart_switch_new:
+ * @exec_path: (nullable) (type filename): as for lwn_autostart_set_enabled()
+ *
+ * Reads whether lwn-tray starts at login (on the calling thread: a file or
+ * two of a few hundred bytes) and keeps that state from then on.
+ *
+ * Returns: (transfer full): a new #LwnAutostartSwitch
+ */
+LwnAutostartSwitch *
+lwn_autostart_switch_new (const char *exec_path)
+{
+  LwnAutostartSwitch *self;
+
+  g_return_val_if_fail (exec_path == NULL || *exec_path != '\0', NULL);
+
+  self = g_object_new (LWN_TYPE_AUTOSTART_SWITCH, NULL);
+  self->exec_path = g_strdup (exec_path);
+  self->enabled = lwn_autostart_is_enabled ();
+  self->wanted = self->enabled;
+  return self;
+}
+
+/**
+ * lwn_autostart_switch_get_enabled:
+ * @self: a #LwnAutostartSwitch
+ *
+ * Returns: whether lwn-tray starts at login, as last read from disk (at
+ *   creation, then after each write)
+ */
+gboolean
+lwn_autostart_switch_get_enabled (LwnAutostartSwitch *self)
+{
+  g_return_val_if_fail (LWN_IS_AUTOSTART_SWITCH (self), FALSE);
+
+  return self->enabled;
+}
+
+/**
+ * lwn_autostart_switch_is_busy:
+ * @self: a #LwnAutostartSwitch
+ *
+ * Returns: whether a request has not settled yet
+ */
+gboolean
+lwn_autostart_switch_is_busy (LwnAutostartSwitch *self)
+{
+  g_return_val_if_fail (LWN_IS_AUTOSTART_SWITCH (self), FALSE);
+
+  return self->writing;
+}
+
+/**
+ * lwn_autostart_switch_request:
+ * @self: a #LwnAutostartSwitch
+ * @enabled: whether lwn-tray should start at login
+ *
+ * Switches starting at login on or off, in a worker thread. One write runs
+ * at a time: a request made while one is under way waits for it, and of
+ * several made meanwhile only the last is carried out, so that the entry
+ * on disk ends as the last request asked. #LwnAutostartSwitch::settled
+ * then tells the outcome.
+ */
+void
+lwn_autostart_switch_request (LwnAutostartSwitch *self,
+                              gboolean enabled)
+{
+  g_return_if_fail (LWN_IS_AUTOSTART_SWITCH (self));
+
+  self->wanted = !!enabled;
+  if (!self->writing)
+    write_wanted (self);
 }

@@ -2,7 +2,7 @@
 /* The per-user "Start at login" switch: an XDG autostart entry in $XDG_CONFIG_HOME/autostart. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -16,12 +16,31 @@ typedef enum
 } LwnAutostartError;
 
 /* clang-format off */
-GQuark   lwn_autostart_error_quark (void);
+GQuark   lwn_autostart_error_quark        (void);
 
-gboolean lwn_autostart_is_enabled  (void);
-gboolean lwn_autostart_set_enabled (const char *exec_path,
-                                    gboolean    enabled,
-                                    GError    **error);
+gboolean lwn_autostart_is_enabled         (void);
+gboolean lwn_autostart_set_enabled        (const char          *exec_path,
+                                           gboolean             enabled,
+                                           GError             **error);
+void     lwn_autostart_set_enabled_async  (const char          *exec_path,
+                                           gboolean             enabled,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+gboolean lwn_autostart_set_enabled_finish (GAsyncResult        *result,
+                                           gboolean            *out_enabled,
+                                           GError             **error);
+/* clang-format on */
+
+#define LWN_TYPE_AUTOSTART_SWITCH (lwn_autostart_switch_get_type ())
+G_DECLARE_FINAL_TYPE (LwnAutostartSwitch, lwn_autostart_switch, LWN, AUTOSTART_SWITCH, GObject)
+
+/* clang-format off */
+LwnAutostartSwitch *lwn_autostart_switch_new         (const char         *exec_path);
+gboolean            lwn_autostart_switch_get_enabled (LwnAutostartSwitch *self);
+gboolean            lwn_autostart_switch_is_busy     (LwnAutostartSwitch *self);
+void                lwn_autostart_switch_request     (LwnAutostartSwitch *self,
+                                                      gboolean            enabled);
 /* clang-format on */
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include "lwn-network-monitor.h"
 #include "lwn-scheduler.h"
 
 /* Whatever a server or feed asks for, poll at least daily. */
@@ -57,9 +58,13 @@ struct _LwnScheduler
   gboolean trigger_done;
   gint64 last_trigger_us;
 
+  /* NULL until one is handed over, or until the default one is made: the
+   * network then counts as available. */
   GNetworkMonitor *monitor;
   gulong network_changed_id;
   gboolean network_available;
+  GCancellable *monitor_cancellable; /* while the default monitor is being made */
+  gboolean monitor_handed;           /* set by the owner: never replaced by the default */
 
   GCancellable *bus_cancellable;
   GDBusConnection *system_bus;
@@ -278,13 +283,61 @@ monitor_network_changed_cb (GNetworkMonitor *monitor,
   gboolean was_available = self->network_available;
 
   self->network_available = available;
-  if (!available)
+  /* Before lwn_scheduler_start() nothing polls yet, so nothing is due. */
+  if (!available || !self->started)
     return;
 
   if (!was_available)
     schedule_trigger (self, NETWORK_SETTLE_SECONDS, "the network is back");
   else if (self->failures > 0)
     schedule_trigger (self, NETWORK_SETTLE_SECONDS, "the network changed after a failure");
+}
+
+/* Follows @monitor (or none) from now on. Swapping monitors says nothing
+ * about the network itself, so it never asks for a refresh. */
+static void
+follow_monitor (LwnScheduler *self,
+                GNetworkMonitor *monitor)
+{
+  if (self->monitor == monitor)
+    return;
+
+  if (self->monitor != NULL)
+    g_clear_signal_handler (&self->network_changed_id, self->monitor);
+  g_set_object (&self->monitor, monitor);
+  if (monitor != NULL)
+    {
+      self->network_available = g_network_monitor_get_network_available (monitor);
+      self->network_changed_id = g_signal_connect (monitor, "network-changed",
+                                                   G_CALLBACK (monitor_network_changed_cb), self);
+    }
+  else
+    self->network_available = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_MONITOR]);
+}
+
+static void
+monitor_made_cb (GObject *source_object,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GNetworkMonitor) monitor = lwn_network_monitor_new_finish (result, &error);
+  LwnScheduler *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  g_clear_object (&self->monitor_cancellable);
+  if (monitor == NULL)
+    {
+      g_debug ("%s: the network counts as always available", error->message);
+      return;
+    }
+
+  g_debug ("Following the network with %s", G_OBJECT_TYPE_NAME (monitor));
+  follow_monitor (self, monitor);
 }
 
 static void
@@ -363,6 +416,9 @@ lwn_scheduler_dispose (GObject *object)
     }
   g_clear_object (&self->system_bus);
 
+  if (self->monitor_cancellable != NULL)
+    g_cancellable_cancel (self->monitor_cancellable);
+  g_clear_object (&self->monitor_cancellable);
   if (self->monitor != NULL)
     g_clear_signal_handler (&self->network_changed_id, self->monitor);
   g_clear_object (&self->monitor);
@@ -414,7 +470,7 @@ lwn_scheduler_set_property (GObject *object,
         self->forced = g_value_get_boolean (value);
         break;
       case PROP_NETWORK_MONITOR:
-        g_set_object (&self->monitor, g_value_get_object (value));
+        lwn_scheduler_set_network_monitor (self, g_value_get_object (value));
         break;
       default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -450,11 +506,14 @@ lwn_scheduler_class_init (LwnSchedulerClass *klass)
   /**
    * LwnScheduler:network-monitor:
    *
-   * The monitor whose "network-changed" triggers refreshes; %NULL at
-   * construction means g_network_monitor_get_default() once started.
+   * The monitor whose "network-changed" triggers refreshes, or %NULL while
+   * there is none (the network then counts as available). When it was never
+   * set (not even to %NULL) by then, lwn_scheduler_start() has one made in a
+   * worker thread, of the implementation g_network_monitor_get_default()
+   * would choose, and sets it once it is there.
    */
   properties[PROP_NETWORK_MONITOR] = g_param_spec_object ("network-monitor", NULL, NULL, G_TYPE_NETWORK_MONITOR,
-                                                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /**
    * LwnScheduler:stopped:
@@ -573,14 +632,40 @@ lwn_scheduler_set_interval (LwnScheduler *self,
 }
 
 /**
+ * lwn_scheduler_set_network_monitor:
+ * @self: a #LwnScheduler
+ * @monitor: (nullable): the monitor to follow, or %NULL for none
+ *
+ * Follows @monitor's "network-changed" from now on instead of the monitor
+ * followed so far, if any; with %NULL, the network counts as available.
+ * A monitor set this way is never replaced by the one that
+ * lwn_scheduler_start() has made, even if that arrives later.
+ */
+void
+lwn_scheduler_set_network_monitor (LwnScheduler *self,
+                                   GNetworkMonitor *monitor)
+{
+  g_return_if_fail (LWN_IS_SCHEDULER (self));
+  g_return_if_fail (monitor == NULL || G_IS_NETWORK_MONITOR (monitor));
+
+  self->monitor_handed = TRUE;
+  if (self->monitor_cancellable != NULL)
+    g_cancellable_cancel (self->monitor_cancellable);
+  g_clear_object (&self->monitor_cancellable);
+  follow_monitor (self, monitor);
+}
+
+/**
  * lwn_scheduler_start:
  * @self: a #LwnScheduler
  * @first_delay_seconds: seconds until the first "refresh-due"; 0 emits it
  *   from an idle callback
  *
- * Arms the first timer and starts watching the network (GNetworkMonitor)
- * and, when a system bus is there, logind's PrepareForSleep for resumes.
- * Calling it again only re-arms the first timer.
+ * Arms the first timer and starts watching the network (the
+ * #LwnScheduler:network-monitor, or, when none was set, one of the kind
+ * GLib's default would be, made in a worker thread) and, when a system bus
+ * is there, logind's PrepareForSleep for resumes. Calling it again only
+ * re-arms the first timer.
  */
 void
 lwn_scheduler_start (LwnScheduler *self,
@@ -595,11 +680,13 @@ lwn_scheduler_start (LwnScheduler *self,
     return;
   self->started = TRUE;
 
-  if (self->monitor == NULL)
-    self->monitor = g_object_ref (g_network_monitor_get_default ());
-  self->network_available = g_network_monitor_get_network_available (self->monitor);
-  self->network_changed_id = g_signal_connect (self->monitor, "network-changed",
-                                               G_CALLBACK (monitor_network_changed_cb), self);
+  /* GLib's NetworkManager monitor may take long to make: never on this
+   * thread. Until it is there, the network counts as available. */
+  if (self->monitor == NULL && !self->monitor_handed)
+    {
+      self->monitor_cancellable = g_cancellable_new ();
+      lwn_network_monitor_new_async (self->monitor_cancellable, monitor_made_cb, self);
+    }
 
   self->bus_cancellable = g_cancellable_new ();
   g_bus_get (G_BUS_TYPE_SYSTEM, self->bus_cancellable, system_bus_get_cb, self);

@@ -16,34 +16,36 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LwnScheduler, lwn_scheduler, LWN, SCHEDULER, GObject)
 
 /* clang-format off */
-LwnScheduler *lwn_scheduler_new                      (guint         interval_seconds,
-                                                      gboolean      interval_forced);
-void          lwn_scheduler_set_interval             (LwnScheduler *self,
-                                                      guint         interval_seconds,
-                                                      gboolean      interval_forced);
-void          lwn_scheduler_start                    (LwnScheduler *self,
-                                                      guint         first_delay_seconds);
-guint         lwn_scheduler_record_success           (LwnScheduler *self,
-                                                      guint         feed_hint_seconds,
-                                                      gint64        max_age_seconds);
-guint         lwn_scheduler_record_failure           (LwnScheduler *self,
-                                                      gint64        retry_after_seconds);
-void          lwn_scheduler_stop_polling             (LwnScheduler *self);
-void          lwn_scheduler_resume_polling           (LwnScheduler *self);
-void          lwn_scheduler_forget_feed              (LwnScheduler *self);
-gboolean      lwn_scheduler_is_stopped               (LwnScheduler *self);
-guint         lwn_scheduler_get_next_delay           (LwnScheduler *self);
-guint         lwn_scheduler_get_consecutive_failures (LwnScheduler *self);
+LwnScheduler *lwn_scheduler_new                      (guint            interval_seconds,
+                                                      gboolean         interval_forced);
+void          lwn_scheduler_set_interval             (LwnScheduler    *self,
+                                                      guint            interval_seconds,
+                                                      gboolean         interval_forced);
+void          lwn_scheduler_set_network_monitor      (LwnScheduler    *self,
+                                                      GNetworkMonitor *monitor);
+void          lwn_scheduler_start                    (LwnScheduler    *self,
+                                                      guint            first_delay_seconds);
+guint         lwn_scheduler_record_success           (LwnScheduler    *self,
+                                                      guint            feed_hint_seconds,
+                                                      gint64           max_age_seconds);
+guint         lwn_scheduler_record_failure           (LwnScheduler    *self,
+                                                      gint64           retry_after_seconds);
+void          lwn_scheduler_stop_polling             (LwnScheduler    *self);
+void          lwn_scheduler_resume_polling           (LwnScheduler    *self);
+void          lwn_scheduler_forget_feed              (LwnScheduler    *self);
+gboolean      lwn_scheduler_is_stopped               (LwnScheduler    *self);
+guint         lwn_scheduler_get_next_delay           (LwnScheduler    *self);
+guint         lwn_scheduler_get_consecutive_failures (LwnScheduler    *self);
 
 /* Pure maths, exposed for the tests. */
-guint         lwn_scheduler_compute_success_delay    (guint         interval_seconds,
-                                                      gboolean      interval_forced,
-                                                      guint         feed_hint_seconds,
-                                                      gint64        max_age_seconds);
-guint         lwn_scheduler_compute_failure_delay    (guint         interval_seconds,
-                                                      guint         consecutive_failures,
-                                                      gint64        retry_after_seconds,
-                                                      guint32       jitter_seed);
+guint         lwn_scheduler_compute_success_delay    (guint            interval_seconds,
+                                                      gboolean         interval_forced,
+                                                      guint            feed_hint_seconds,
+                                                      gint64           max_age_seconds);
+guint         lwn_scheduler_compute_failure_delay    (guint            interval_seconds,
+                                                      guint            consecutive_failures,
+                                                      gint64           retry_after_seconds,
+                                                      guint32          jitter_seed);
 /* clang-format on */
 
 G_END_DECLS

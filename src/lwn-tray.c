@@ -15,6 +15,16 @@
 #define HOST_CHECK_SECONDS 4
 #define MAX_RECREATIONS 3
 
+/* Names the tasks this file starts; its address is what matters. */
+static char made_connection_source_tag;
+
+/* Marks the connection order_bus_lookups() was given. */
+static GQuark
+made_connection_quark (void)
+{
+  return g_quark_from_static_string ("lwn-tray-connection-made");
+}
+
 struct _LwnTray
 {
   GObject parent_instance;
@@ -214,6 +224,77 @@ build_menu (LwnTray *self)
   append_command (self, _ ("_Quit"), "quit");
   gtk_widget_show_all (GTK_WIDGET (self->menu));
   gtk_widget_hide (self->status_item);
+}
+
+/* libayatana-appindicator 0.5.92 (Debian 12) can lose a race at start-up,
+ * about one start in a thousand on a loaded machine or under the sanitizers,
+ * more often with the processors busy. app_indicator_init() makes two
+ * lookups of the session bus that GLib answers independently:
+ * g_bus_watch_name() for the tray host's org.kde.StatusNotifierWatcher, and
+ * g_bus_get() for the connection the indicator keeps. GLib 2.74 completes
+ * every g_bus_get(), even of a connection made already, in a worker thread
+ * of its pool, so either may answer first. The watch then asks the bus who
+ * owns the watcher's name, which usually gives the indicator's own lookup
+ * the time to answer; when its thread is slow to run, the watch says the
+ * watcher is there while the indicator has no connection yet:
+ * name_appeared_handler() gives g_dbus_proxy_new() a NULL connection, GLib
+ * logs "g_dbus_proxy_new: assertion 'G_IS_DBUS_CONNECTION (connection)'
+ * failed" (fatal under G_DEBUG=fatal-criticals) and the item never
+ * registers with that host.
+ *
+ * Connecting before the indicator is created does not change that: the
+ * lookups still go through the worker threads. What makes the order certain
+ * is for a lookup of a connection made already to answer from the caller's
+ * main loop, in call order, without a thread: both answers are then queued
+ * before the main loop runs again, the indicator's right after the watch's,
+ * and the watch's question to the bus can only be answered later. So for the
+ * one connection this process made already, which has nothing left to
+ * initialise, GDBusConnection's asynchronous initialisation answers at once;
+ * every other connection keeps GLib's own. */
+static void (*thread_init_async) (GAsyncInitable *initable,
+                                  int io_priority,
+                                  GCancellable *cancellable,
+                                  GAsyncReadyCallback callback,
+                                  gpointer user_data);
+
+static void
+made_connection_init_async (GAsyncInitable *initable,
+                            int io_priority,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  if (g_object_get_qdata (G_OBJECT (initable), made_connection_quark ()) == NULL)
+    {
+      thread_init_async (initable, io_priority, cancellable, callback, user_data);
+      return;
+    }
+
+  /* GLib's own finish function takes this: a task of the initable's. */
+  task = g_task_new (initable, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &made_connection_source_tag);
+  g_task_set_priority (task, io_priority);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+order_bus_lookups (GDBusConnection *session_bus)
+{
+  static gsize overridden = 0;
+
+  g_object_set_qdata (G_OBJECT (session_bus), made_connection_quark (), GINT_TO_POINTER (TRUE));
+  if (g_once_init_enter (&overridden))
+    {
+      /* The class stays referenced: the table below lives in it. */
+      GAsyncInitableIface *iface = g_type_interface_peek (g_type_class_ref (G_TYPE_DBUS_CONNECTION),
+                                                          G_TYPE_ASYNC_INITABLE);
+
+      thread_init_async = iface->init_async;
+      iface->init_async = made_connection_init_async;
+      g_once_init_leave (&overridden, 1);
+    }
 }
 
 static void
@@ -522,11 +603,9 @@ lwn_tray_init (LwnTray *self)
   self->shown = g_ptr_array_new ();
 }
 
-/* libayatana-appindicator 0.5.92 can lose the race between its own session bus
- * lookup and its watch on org.kde.StatusNotifierWatcher: it then logs
- * "g_dbus_proxy_new: assertion 'G_IS_DBUS_CONNECTION (connection)' failed" and
- * never registers, leaving no icon while a tray host is there. Newer releases
- * check for the connection first; here, an indicator created anew registers. */
+/* A tray host that is there but does not take the item (one that refused
+ * it, or missed it while it started) gets a new indicator, which registers
+ * anew. */
 static gboolean
 host_check_cb (gpointer user_data)
 {
@@ -566,23 +645,30 @@ lwn_tray_expect_host (LwnTray *self)
  *   "open-headline" (an item id), "refresh", "mark-all-read", "open-site",
  *   "quit", and the boolean state of "autostart"
  * @reader: the reading model the menu shows
+ * @session_bus: the process's session bus connection, made already (with
+ *   g_bus_get_sync()); the indicator finds it with g_bus_get()
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
  *   icons in, for a program run from its source tree
  *
- * Creates the indicator and its menu. The session bus connection must
- * already exist (see lwn-application.c).
+ * Creates the indicator and its menu. From then on, g_bus_get() of
+ * @session_bus answers from the caller's main loop rather than from a
+ * worker thread, which the indicator needs (see order_bus_lookups()).
  *
  * Returns: (transfer full): a new #LwnTray
  */
 LwnTray *
 lwn_tray_new (GActionGroup *actions,
               LwnReader *reader,
+              GDBusConnection *session_bus,
               const char *icon_theme_path)
 {
   LwnTray *self;
 
   g_return_val_if_fail (G_IS_ACTION_GROUP (actions), NULL);
   g_return_val_if_fail (LWN_IS_READER (reader), NULL);
+  g_return_val_if_fail (G_IS_DBUS_CONNECTION (session_bus), NULL);
+
+  order_bus_lookups (session_bus);
 
   self = g_object_new (LWN_TYPE_TRAY, NULL);
   /* Not a reference: the application owns the tray. */

@@ -1064,8 +1064,12 @@ def run_tap(tests, make_scenario):
         except Exception:
             failed += 1
             print("not ok %d - %s" % (number, name))
-            for line in traceback.format_exc().splitlines() + diagnostics:
+            reason = traceback.format_exc().splitlines() + diagnostics
+            for line in reason:
                 print("# " + line)
             sys.stdout.flush()
+            # meson reads a TAP test's stdout into its log file only; what
+            # `meson test --print-errorlogs` shows on the terminal is stderr.
+            print("not ok %d - %s" % (number, name), *reason, sep="\n", file=sys.stderr, flush=True)
     stop_display()
     return 1 if failed else 0

@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -446,6 +448,234 @@ test_error_remove (void)
   g_assert_true (strstr (error->message, path) != NULL);
 }
 
+/* Asynchronous writes and the switch */
+
+static void
+store_result_cb (GObject *source_object,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *result;
+}
+
+static void
+test_async_enable_disable (void)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean enabled = FALSE;
+
+  g_test_summary ("The asynchronous pair writes and removes the entry and reads the state back");
+
+  lwn_autostart_set_enabled_async ("/usr/bin/lwn-tray", TRUE, NULL, store_result_cb, &result);
+  g_assert_true (lwn_autostart_set_enabled_finish (wait_result (&result), &enabled, &error));
+  g_assert_no_error (error);
+  g_assert_true (enabled);
+  assert_user_entry_exists (TRUE);
+  g_clear_object (&result);
+
+  lwn_autostart_set_enabled_async (NULL, FALSE, NULL, store_result_cb, &result);
+  g_assert_true (lwn_autostart_set_enabled_finish (wait_result (&result), &enabled, &error));
+  g_assert_no_error (error);
+  g_assert_false (enabled);
+  assert_user_entry_exists (FALSE);
+}
+
+static void
+test_async_error (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_config_dir (), "autostart", NULL);
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean enabled = TRUE;
+
+  g_test_summary ("A failed asynchronous write says why and still tells the state on disk");
+
+  write_file (dir, "not a folder\n");
+  lwn_autostart_set_enabled_async ("/usr/bin/lwn-tray", TRUE, NULL, store_result_cb, &result);
+  g_assert_false (lwn_autostart_set_enabled_finish (wait_result (&result), &enabled, &error));
+  g_assert_error (error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE);
+  g_assert_true (strstr (error->message, dir) != NULL);
+  g_assert_false (enabled);
+}
+
+static void
+test_async_off_thread (void)
+{
+  g_autofree char *path = user_entry_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean enabled = FALSE;
+  gint64 deadline;
+  int fd = -1;
+
+  g_test_summary ("The entry is read and written off the calling thread: a reader blocked on a named pipe "
+                  "where the entry should be does not hold the caller");
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+
+  /* Reading the entry opens the pipe, which waits for a writer. */
+  lwn_autostart_set_enabled_async ("/usr/bin/lwn-tray", TRUE, NULL, store_result_cb, &result);
+  g_assert_null (result);
+
+  /* Opening the pipe without blocking only works once a reader waits on it. */
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((fd = open (path, O_WRONLY | O_NONBLOCK)) < 0 && g_get_monotonic_time () < deadline)
+    g_usleep (10 * 1000);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_null (result);
+  close (fd);
+
+  /* What is no file starts nothing and is replaced by a generated entry. */
+  g_assert_true (lwn_autostart_set_enabled_finish (wait_result (&result), &enabled, &error));
+  g_assert_no_error (error);
+  g_assert_true (enabled);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+}
+
+typedef struct
+{
+  guint count;
+  gboolean enabled;
+  GError *error;
+} Settled;
+
+static void
+switch_settled_cb (LwnAutostartSwitch *autostart,
+                   gboolean enabled,
+                   const GError *error,
+                   gpointer user_data)
+{
+  Settled *settled = user_data;
+
+  settled->count++;
+  settled->enabled = enabled;
+  g_clear_error (&settled->error);
+  settled->error = error != NULL ? g_error_copy (error) : NULL;
+}
+
+static void
+wait_settled (LwnAutostartSwitch *autostart,
+              Settled *settled,
+              guint count)
+{
+  while (settled->count < count || lwn_autostart_switch_is_busy (autostart))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_switch_overlapping (void)
+{
+  g_autoptr (LwnAutostartSwitch) autostart = lwn_autostart_switch_new ("/usr/bin/lwn-tray");
+  g_autoptr (GRand) rand = g_rand_new_with_seed (14);
+  Settled settled = { 0 };
+  gboolean last = FALSE;
+
+  g_test_summary ("Requests made while the entry is being written wait for that write, and the entry ends as "
+                  "the last one asked, told once");
+
+  g_signal_connect (autostart, "settled", G_CALLBACK (switch_settled_cb), &settled);
+  g_assert_false (lwn_autostart_switch_get_enabled (autostart));
+
+  lwn_autostart_switch_request (autostart, TRUE);
+  lwn_autostart_switch_request (autostart, FALSE);
+  lwn_autostart_switch_request (autostart, TRUE);
+  wait_settled (autostart, &settled, 1);
+  g_assert_cmpuint (settled.count, ==, 1);
+  g_assert_no_error (settled.error);
+  g_assert_true (settled.enabled);
+  g_assert_true (lwn_autostart_switch_get_enabled (autostart));
+  g_assert_true (lwn_autostart_is_enabled ());
+  assert_user_entry_exists (TRUE);
+
+  lwn_autostart_switch_request (autostart, FALSE);
+  lwn_autostart_switch_request (autostart, TRUE);
+  lwn_autostart_switch_request (autostart, FALSE);
+  wait_settled (autostart, &settled, 2);
+  g_assert_cmpuint (settled.count, ==, 2);
+  g_assert_false (settled.enabled);
+  g_assert_false (lwn_autostart_is_enabled ());
+  assert_user_entry_exists (FALSE);
+
+  /* Clicks as fast as a person makes them, with the main loop running between some. */
+  for (guint i = 0; i < 200; i++)
+    {
+      last = g_rand_boolean (rand);
+      lwn_autostart_switch_request (autostart, last);
+      if (g_rand_int_range (rand, 0, 4) == 0)
+        g_main_context_iteration (NULL, FALSE);
+    }
+  wait_settled (autostart, &settled, settled.count + 1);
+  g_assert_no_error (settled.error);
+  g_assert_cmpint (settled.enabled, ==, last);
+  g_assert_cmpint (lwn_autostart_is_enabled (), ==, last);
+  assert_user_entry_exists (last);
+
+  g_clear_error (&settled.error);
+}
+
+static void
+test_switch_failure (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_config_dir (), "autostart", NULL);
+  g_autoptr (LwnAutostartSwitch) autostart = NULL;
+  Settled settled = { 0 };
+
+  g_test_summary ("A request that cannot be carried out settles with the reason and the state on disk");
+
+  write_file (dir, "not a folder\n");
+  autostart = lwn_autostart_switch_new ("/usr/bin/lwn-tray");
+  g_signal_connect (autostart, "settled", G_CALLBACK (switch_settled_cb), &settled);
+
+  lwn_autostart_switch_request (autostart, TRUE);
+  wait_settled (autostart, &settled, 1);
+  g_assert_error (settled.error, LWN_AUTOSTART_ERROR, LWN_AUTOSTART_ERROR_WRITE);
+  g_assert_true (strstr (settled.error->message, dir) != NULL);
+  g_assert_false (settled.enabled);
+  g_assert_false (lwn_autostart_switch_get_enabled (autostart));
+
+  g_clear_error (&settled.error);
+}
+
+static gboolean
+quit_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_switch_disposed_while_writing (void)
+{
+  LwnAutostartSwitch *autostart = lwn_autostart_switch_new ("/usr/bin/lwn-tray");
+  gboolean done = FALSE;
+
+  g_test_summary ("A switch dropped while it writes is not touched when the write ends");
+
+  lwn_autostart_switch_request (autostart, TRUE);
+  g_object_unref (autostart);
+
+  /* The write goes on, and its callback comes to this main context once it
+   * is done: a second is plenty for a file of a few hundred bytes, and the
+   * sanitizers catch a callback that reached the freed switch. */
+  g_timeout_add_seconds (1, quit_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  assert_user_entry_exists (TRUE);
+}
+
 static void
 add_entry_table (const char *prefix,
                  GTestDataFunc func)
@@ -483,6 +713,12 @@ main (int argc,
   g_test_add_func ("/autostart/error/not-a-folder", test_error_not_a_folder);
   g_test_add_func ("/autostart/error/read-only-folder", test_error_read_only_folder);
   g_test_add_func ("/autostart/error/remove", test_error_remove);
+  g_test_add_func ("/autostart/async/enable-disable", test_async_enable_disable);
+  g_test_add_func ("/autostart/async/error", test_async_error);
+  g_test_add_func ("/autostart/async/off-thread", test_async_off_thread);
+  g_test_add_func ("/autostart/switch/overlapping", test_switch_overlapping);
+  g_test_add_func ("/autostart/switch/failure", test_switch_failure);
+  g_test_add_func ("/autostart/switch/disposed-while-writing", test_switch_disposed_while_writing);
 
   return g_test_run ();
 }

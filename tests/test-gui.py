@@ -524,6 +524,100 @@ def test_quit_and_signals(s):
     stop_ok(applet, signal.SIGTERM)
 
 
+# Quitting takes a fraction of a second; this bound only tells "prompt" from "hangs".
+QUIT_TIMEOUT = 5.0
+
+
+def open_windows(applet, menu):
+    """Opens the headlines and preferences windows from the menu and waits until
+    the applet has made both."""
+    menu.click("Show Headlines")
+    menu.click("Preferences")
+    e2e.wait_for(
+        lambda: "Showing the headlines window" in applet.log() and "Showing the preferences window" in applet.log(),
+        "both windows to open",
+    )
+
+
+def assert_clean_exit(applet, code, how):
+    log = applet.log()
+    assert code == 0, "%s: lwn-tray exited with %r\n%s" % (how, code, log)
+    assert "CRITICAL" not in log and "WARNING" not in log, "%s: the applet complained\n%s" % (how, log)
+    # The last reference goes only once the windows are gone, and with it
+    # everything the application owns.
+    assert "Application finalized" in log, "%s: the application was never finalized\n%s" % (how, log)
+
+
+def test_quit_with_windows_open(s):
+    """Quit in the menu and SIGTERM, with the headlines and preferences windows open,
+    exit 0 at once and dispose of the windows and of the application."""
+    items = [current(937035)]
+    applet, menu = start_loaded(s, items)
+    open_windows(applet, menu)
+    menu.click("Quit")
+    assert_clean_exit(applet, applet.wait_exit(QUIT_TIMEOUT), "Quit")
+
+    applet = s.start()
+    menu = applet.menu()
+    wait_headlines(menu, items)
+    open_windows(applet, menu)
+    assert_clean_exit(applet, applet.stop(signal.SIGTERM, QUIT_TIMEOUT), "SIGTERM")
+
+
+NM_NAME = "org.freedesktop.NetworkManager"
+# Owns a name on the bus it is given and never reads a message, so that no call
+# to it is ever answered: a NetworkManager that hangs, as one may at login.
+HANGING_OWNER = """
+import sys
+import dbus.bus
+bus = dbus.bus.BusConnection(sys.argv[1])
+bus.request_name(sys.argv[2], dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+sys.stdin.read()
+"""
+# GLib's NetworkManager monitor waits 25 s for an answer, D-Bus's default timeout;
+# everything below happens well within that.
+NM_GRACE = 10.0
+# How long the menu may take to answer, even while the monitor is being made.
+LAYOUT_BOUND = 0.050
+
+
+def test_network_monitor_hangs(s):
+    """A NetworkManager that never answers on the system bus does not hold the
+    applet: GLib's NetworkManager monitor is made off the main thread, so the item
+    registers and the menu answers GetLayout within 50 ms while the monitor waits."""
+    items = [current(937105)]
+    s.server.set_items(items)
+    system_dir = s.path("system-bus")
+    os.makedirs(system_dir, mode=0o700)
+    system_bus = e2e.Bus(system_dir)
+    owner = subprocess.Popen(
+        [e2e.PYTHON, "-c", HANGING_OWNER, system_bus.address, NM_NAME], env=s.env, stdin=subprocess.PIPE
+    )
+    try:
+        e2e.wait_for(lambda: system_bus.name_owner(NM_NAME), "the hanging NetworkManager to own its name")
+        s.env["DBUS_SYSTEM_BUS_ADDRESS"] = system_bus.address
+        s.env["GIO_USE_NETWORK_MONITOR"] = "networkmanager"
+        started = time.monotonic()
+        applet = s.launch()
+        applet.wait_registered(timeout=NM_GRACE)
+        menu = applet.menu()
+        wait_headlines(menu, items)
+        worst = 0.0
+        while time.monotonic() - started < NM_GRACE:
+            before = time.monotonic()
+            menu.layout()
+            worst = max(worst, time.monotonic() - before)
+            time.sleep(0.02)
+        assert "Following the network" not in applet.log(), "the monitor did not wait for NetworkManager"
+        assert worst < LAYOUT_BOUND, "GetLayout took %.0f ms while the network monitor was made" % (worst * 1000)
+        print("# slowest GetLayout while NetworkManager hung: %.1f ms" % (worst * 1000))
+        stop_ok(applet)
+    finally:
+        owner.stdin.close()
+        e2e.stop_process(owner)
+        system_bus.close()
+
+
 def explanations(s, items):
     """Notifications that are neither a headline nor a grouped headline summary."""
     titles = {item["title"] for item in items}
@@ -633,6 +727,47 @@ def test_start_at_login(s):
     stop_ok(applet)
 
 
+def toggle_state(menu):
+    return menu.find("Start at login")["toggle-state"]
+
+
+def test_start_at_login_fast_and_failing(s):
+    """Start at login clicked three times in a row ends ticked with the entry written;
+    when the entry cannot be written, a notification says why and the tick goes back."""
+    s.server.set_items([current(937101)])
+    applet = s.start()
+    menu = applet.menu()
+    item = menu.wait_item("Start at login")
+    for _ in range(3):
+        menu.click_id(item["id"])
+    e2e.wait_for(
+        lambda: os.path.exists(autostart_file(s)) and toggle_state(menu) == 1,
+        "the entry written and the item ticked after three clicks",
+    )
+    # Nothing still under way may change either afterwards.
+    time.sleep(SETTLE)
+    assert os.path.exists(autostart_file(s)) and toggle_state(menu) == 1, toggle_state(menu)
+
+    menu.click_id(item["id"])
+    e2e.wait_for(lambda: not os.path.exists(autostart_file(s)), "the entry removed")
+    menu.wait(lambda entries: toggle_state(menu) == 0, "the item unticked")
+
+    # A file where the autostart folder should be: the entry cannot be written.
+    folder = os.path.dirname(autostart_file(s))
+    os.rmdir(folder)
+    with open(folder, "w") as blocker:
+        blocker.write("not a folder\n")
+    menu.click_id(item["id"])
+    notification = e2e.wait_for(
+        lambda: [n for n in s.notifier.notifications() if n.summary == "Could not change Start at login"],
+        "the notification saying why",
+    )[0]
+    assert "autostart" in notification.body, notification
+    menu.wait(lambda entries: toggle_state(menu) == 0, "the tick back off")
+    assert "Could not change Start at login" in applet.log()
+    stop_ok(applet)
+
+
 TESTS = [
     ("harness: recorder, feed server, notification mock, watcher", test_harness),
     ("cold start shows the loading placeholder", test_loading_placeholder),
@@ -649,10 +784,13 @@ TESTS = [
     ("connection refused on cold start, then Retry", test_connection_refused),
     ("cached headlines appear before the server answers", test_cache_before_answer),
     ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
+    ("Quit and SIGTERM with both windows open exit 0 and finalize", test_quit_with_windows_open),
+    ("a hanging NetworkManager does not hold the menu", test_network_monitor_hangs),
     ("no watcher: one explanation, registers later", test_no_watcher),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
     ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
+    ("Start at login clicked fast ends as clicked; a failure says why and unticks", test_start_at_login_fast_and_failing),
 ]
 
 

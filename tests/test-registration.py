@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Starts and stops lwn-tray many times against one StatusNotifierWatcher and checks
-that every start registers its tray item, which libayatana-appindicator 0.5.92 fails
-to do now and then unless the application connects to the session bus first."""
+that every start registers its tray item. libayatana-appindicator 0.5.92 loses a race
+between its two session bus lookups now and then (a critical, then no item) unless
+the applet makes their answers come in order (see order_bus_lookups() in lwn-tray.c)."""
 
 import os
 import sys

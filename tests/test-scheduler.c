@@ -25,11 +25,38 @@ enum
   MONITOR_PROP_CONNECTIVITY,
 };
 
+/* GIO makes its default monitor with g_initable_new(), never the tests'
+ * test_network_monitor_new(): made that way, by a test that asked for it
+ * with use_gated_default_monitor(), the monitor keeps its maker waiting
+ * until the test opens the gate, and remembers which thread made it. */
+static struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean open;
+  GThread *maker;
+  TestNetworkMonitor *made;
+} gate;
+
 static gboolean
 test_network_monitor_initable_init (GInitable *initable,
                                     GCancellable *cancellable,
                                     GError **error)
 {
+  TestNetworkMonitor *self = TEST_NETWORK_MONITOR (initable);
+  /* Bounded: a scheduler that waits for the monitor on its own thread then
+   * fails its test instead of hanging it. */
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  g_mutex_lock (&gate.lock);
+  gate.maker = g_thread_self ();
+  while (!gate.open && g_cond_wait_until (&gate.cond, &gate.lock, deadline))
+    ;
+  gate.made = self;
+  g_mutex_unlock (&gate.lock);
+
+  /* The network is down when it arrives, so that the tests can bring it up. */
+  self->available = FALSE;
   return TRUE;
 }
 
@@ -106,6 +133,81 @@ test_network_monitor_set_available (TestNetworkMonitor *self,
 {
   self->available = available;
   g_signal_emit_by_name (self, "network-changed", available);
+}
+
+/* From here on, g_network_monitor_get_default() makes a gated TestNetworkMonitor.
+ * For subprocesses: GIO makes the default monitor once per process. */
+static void
+use_gated_default_monitor (void)
+{
+  g_io_extension_point_register (G_NETWORK_MONITOR_EXTENSION_POINT_NAME);
+  g_io_extension_point_implement (G_NETWORK_MONITOR_EXTENSION_POINT_NAME, TEST_TYPE_NETWORK_MONITOR,
+                                  "lwn-test-gated", 0);
+  g_setenv ("GIO_USE_NETWORK_MONITOR", "lwn-test-gated", TRUE);
+}
+
+static void
+gate_open (void)
+{
+  g_mutex_lock (&gate.lock);
+  gate.open = TRUE;
+  g_cond_broadcast (&gate.cond);
+  g_mutex_unlock (&gate.lock);
+}
+
+static TestNetworkMonitor *
+gate_get_made (void)
+{
+  TestNetworkMonitor *made;
+
+  g_mutex_lock (&gate.lock);
+  made = gate.made;
+  g_mutex_unlock (&gate.lock);
+  return made;
+}
+
+static GNetworkMonitor *
+scheduler_dup_monitor (LwnScheduler *scheduler)
+{
+  GNetworkMonitor *monitor = NULL;
+
+  g_object_get (scheduler, "network-monitor", &monitor, NULL);
+  return monitor;
+}
+
+static gboolean
+wake_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop for up to five seconds until predicate() holds. */
+static gboolean
+iterate_until (gboolean (*predicate) (gpointer),
+               gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  guint wake_id = g_timeout_add (20, wake_cb, NULL);
+  gboolean holds;
+
+  while (!(holds = predicate (data)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wake_id);
+  return holds;
+}
+
+static gboolean
+has_monitor (gpointer data)
+{
+  g_autoptr (GNetworkMonitor) monitor = scheduler_dup_monitor (data);
+
+  return monitor != NULL;
+}
+
+static gboolean
+default_made (gpointer data)
+{
+  return gate_get_made () != NULL;
 }
 
 static LwnScheduler *
@@ -498,6 +600,101 @@ test_network_after_failure (void)
   waiter_clear (&waiter);
 }
 
+static void
+test_network_late_default (void)
+{
+  g_autoptr (LwnScheduler) scheduler = NULL;
+  g_autoptr (GNetworkMonitor) monitor = NULL;
+  gint64 started;
+  Waiter waiter;
+
+  g_test_summary ("The default network monitor is made in a worker thread (GLib's NetworkManager monitor waits "
+                  "for the system bus): the scheduler polls before it arrives and follows it once it is there.");
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  use_gated_default_monitor ();
+  scheduler = lwn_scheduler_new (600, FALSE);
+  waiter_init (&waiter, scheduler);
+
+  started = g_get_monotonic_time ();
+  lwn_scheduler_start (scheduler, 0);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, G_USEC_PER_SEC);
+
+  /* Polling does not wait for the monitor. */
+  waiter_run (&waiter, 1, 5);
+  g_assert_cmpuint (waiter.count, ==, 1);
+  monitor = scheduler_dup_monitor (scheduler);
+  g_assert_null (monitor);
+
+  gate_open ();
+  g_assert_true (iterate_until (has_monitor, scheduler));
+  monitor = scheduler_dup_monitor (scheduler);
+  g_assert_true (monitor == G_NETWORK_MONITOR (gate_get_made ()));
+  g_assert_true (gate.maker != g_thread_self ());
+
+  /* It arrived saying the network is down; the network coming back asks for a refresh. */
+  test_network_monitor_set_available (TEST_NETWORK_MONITOR (monitor), TRUE);
+  waiter_run (&waiter, 2, 8);
+  g_assert_cmpuint (waiter.count, ==, 2);
+
+  waiter_clear (&waiter);
+}
+
+static void
+test_network_handed_later (void)
+{
+  g_autoptr (TestNetworkMonitor) handed = test_network_monitor_new (FALSE);
+  g_autoptr (LwnScheduler) scheduler = NULL;
+  g_autoptr (GNetworkMonitor) monitor = NULL;
+  Waiter waiter;
+
+  g_test_summary ("A monitor handed to a running scheduler is followed, and the default one arriving after it "
+                  "does not replace it; without any, the network counts as available.");
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  use_gated_default_monitor ();
+  scheduler = lwn_scheduler_new (600, FALSE);
+  waiter_init (&waiter, scheduler);
+  lwn_scheduler_start (scheduler, 3600);
+
+  lwn_scheduler_set_network_monitor (scheduler, G_NETWORK_MONITOR (handed));
+  gate_open ();
+  g_assert_true (iterate_until (default_made, NULL));
+  /* Whatever the worker's answer does, it has done it by now. */
+  waiter_run (&waiter, 1, 1);
+  monitor = scheduler_dup_monitor (scheduler);
+  g_assert_true (monitor == G_NETWORK_MONITOR (handed));
+
+  test_network_monitor_set_available (handed, TRUE);
+  waiter_run (&waiter, 1, 8);
+  g_assert_cmpuint (waiter.count, ==, 1);
+
+  /* Dropping the monitor: polling goes on as it was. */
+  lwn_scheduler_set_network_monitor (scheduler, NULL);
+  g_clear_object (&monitor);
+  monitor = scheduler_dup_monitor (scheduler);
+  g_assert_null (monitor);
+  test_network_monitor_set_available (handed, FALSE);
+  test_network_monitor_set_available (handed, TRUE);
+  waiter_run (&waiter, 2, 4);
+  g_assert_cmpuint (waiter.count, ==, 1);
+  g_assert_cmpuint (lwn_scheduler_get_next_delay (scheduler), ==, 3600);
+
+  waiter_clear (&waiter);
+}
+
 static gboolean
 emit_resume_cb (gpointer user_data)
 {
@@ -609,6 +806,8 @@ main (int argc,
   g_test_add_func ("/scheduler/timer/set-interval", test_set_interval);
   g_test_add_func ("/scheduler/network/back", test_network_back);
   g_test_add_func ("/scheduler/network/after-failure", test_network_after_failure);
+  g_test_add_func ("/scheduler/network/late-default", test_network_late_default);
+  g_test_add_func ("/scheduler/network/handed-later", test_network_handed_later);
   g_test_add_func ("/scheduler/resume", test_resume);
 
   return g_test_run ();
