@@ -11,12 +11,15 @@
 #include "lwn-headline-list.h"
 
 /* Each step runs in a main-loop iteration of its own, below GTK's input and
- * drawing priorities, and is laid out in the frame after it. */
-#define FIRST_ROWS 4    /* made at once for a new model or an all-new feed */
+ * drawing priorities, and is laid out in the frame after it; laying out
+ * takes about three times as long as making, a millisecond for every 400
+ * characters of summary or so. */
+#define FIRST_ROWS 3    /* made at once for a new model or an all-new feed */
 #define MORE_ROWS 4     /* asked for at a time when the rows end too soon */
-#define STEP_ROWS 8     /* at most per step… */
-#define STEP_CHARS 6000 /* …and this much markup… */
+#define STEP_ROWS 6     /* at most per step… */
+#define STEP_CHARS 4000 /* …and this much markup… */
 #define STEP_USEC 3000  /* …and this long */
+#define END_STEPS 4     /* times as much per step on the way to End */
 #define AHEAD_PAGES 1   /* the rows reach this far below what shows */
 
 struct _LwnHeadlineList
@@ -172,6 +175,8 @@ fill_rows (LwnHeadlineList *self,
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   gint64 start = g_get_monotonic_time ();
+  /* The person asked for the last headline and waits for it. */
+  guint scale = self->to_end ? END_STEPS : 1;
   gsize chars = 0;
   guint made = 0;
 
@@ -183,7 +188,9 @@ fill_rows (LwnHeadlineList *self,
 
       if (row_at (self, i) != NULL)
         continue;
-      if (made > 0 && (made >= max_rows || chars >= STEP_CHARS || g_get_monotonic_time () - start >= STEP_USEC))
+      if (made > 0
+          && (made >= max_rows * scale || chars >= STEP_CHARS * scale
+              || g_get_monotonic_time () - start >= STEP_USEC * scale))
         break;
 
       /* Rows may come above what shows, when a refresh brought new headlines. */
@@ -249,9 +256,10 @@ vadjustment_value_changed_cb (GtkAdjustment *adjustment,
   schedule_fill (self);
 }
 
-/* Where a headline of the feed's first @n is, by id; @n if it is not there. */
+/* How many rows reach @row's headline in the new feed of @n; 0 if it is
+ * not there. */
 static guint
-find_position (GListModel *headlines,
+rows_to_reach (GListModel *headlines,
                guint n,
                LwnHeadlineRow *row)
 {
@@ -262,9 +270,9 @@ find_position (GListModel *headlines,
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
 
       if (strcmp (lwn_headline_get_id (headline), id) == 0)
-        return i;
+        return i + 1;
     }
-  return n;
+  return 0;
 }
 
 static void
@@ -315,9 +323,9 @@ update_rows (LwnHeadlineList *self)
         g_hash_table_insert (by_id, (gpointer) id, row);
     }
 
-  wanted = MAX (wanted, find_position (self->headlines, n, focused) + 1);
+  wanted = MAX (wanted, rows_to_reach (self->headlines, n, focused));
   if (self->anchor != NULL)
-    wanted = MAX (wanted, find_position (self->headlines, n, LWN_HEADLINE_ROW (self->anchor)) + 1);
+    wanted = MAX (wanted, rows_to_reach (self->headlines, n, LWN_HEADLINE_ROW (self->anchor)));
   wanted = MIN (wanted, n);
 
   rows = g_ptr_array_new_full (wanted, NULL);

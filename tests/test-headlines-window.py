@@ -432,8 +432,9 @@ def test_refresh_keeps_focus_and_scroll(s):
 
 
 def test_large_feed_end(s):
-    """A 1,000-item feed opens with its first rows, Page Down moves on down the list, End
-    reaches the last headline and Home the first again."""
+    """A 1,000-item feed opens with its first rows, and has rows only for about what
+    shows, also after a refresh; Page Down moves on down the list, End reaches the last
+    headline and Home the first again."""
     items = plain_items(1000, 958001)
     s.server.set_items(items)
     applet = s.start()
@@ -443,6 +444,19 @@ def test_large_feed_end(s):
     atspi.wait_for(
         lambda: row_names(window)[:3] == [item["title"] + UNREAD for item in items[:3]], "the first rows at once"
     )
+    time.sleep(SETTLE)
+    made = len(rows(window))
+    assert made < 100, "%d rows made for a window that shows a few" % made
+
+    items = [dict(items[0], title="A changed title")] + items[1:]
+    s.server.set_items(items)
+    before = len(s.server.answered())
+    applet.menu().click(REFRESH_NOW)
+    s.server.wait_answer(before, "the changed feed", lambda record: record["status"] == 200)
+    atspi.wait_for(lambda: row_names(window)[:1] == ["A changed title" + UNREAD], "the changed title")
+    time.sleep(SETTLE)
+    assert len(rows(window)) <= made, "%d rows after a refresh, %d before" % (len(rows(window)), made)
+
     tracker = atspi.FocusTracker(s.a11y)
     focus_row(tracker, rows(window)[0])
 
