@@ -14,7 +14,7 @@
  * drawing priorities, and is laid out in the frame after it; laying out
  * takes about three times as long as making, a millisecond for every 400
  * characters of summary or so. */
-#define FIRST_ROWS 3    /* made at once for a new model or an all-new feed */
+#define FIRST_ROWS 3    /* made at once for a new model */
 #define MORE_ROWS 4     /* asked for at a time when the rows end too soon */
 #define STEP_ROWS 6     /* at most per step… */
 #define STEP_CHARS 4000 /* …and this much markup… */
@@ -43,6 +43,7 @@ struct _LwnHeadlineList
 G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
 
 static void schedule_ages (LwnHeadlineList *self);
+static void schedule_fill (LwnHeadlineList *self);
 
 static LwnHeadlineRow *
 row_at (LwnHeadlineList *self,
@@ -225,9 +226,14 @@ fill_idle_cb (gpointer user_data)
   LwnHeadlineList *self = user_data;
 
   self->fill_id = 0;
-  /* The next step waits for this one's layout (size_allocate). */
-  if (fill_rows (self, STEP_ROWS) == 0 && self->to_end)
+  /* The next step waits for this one's layout (size_allocate); with no row
+   * to make, the list may have been laid out meanwhile. */
+  if (fill_rows (self, STEP_ROWS) > 0)
+    return G_SOURCE_REMOVE;
+  if (self->to_end)
     finish_end (self);
+  else
+    schedule_fill (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -362,7 +368,8 @@ update_rows (LwnHeadlineList *self)
       g_ptr_array_set_size (self->rows, MIN (n, FIRST_ROWS));
       if (self->vadjustment != NULL)
         gtk_adjustment_set_value (self->vadjustment, 0);
-      fill_rows (self, FIRST_ROWS);
+      /* Never "No headlines" for a moment; the rest in the next steps. */
+      fill_rows (self, 1);
     }
   if (reorder)
     gtk_list_box_invalidate_sort (GTK_LIST_BOX (self));
@@ -582,6 +589,7 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
     {
       g_signal_connect_object (headlines, "items-changed", G_CALLBACK (headlines_changed_cb), self, 0);
       update_rows (self);
+      fill_rows (self, FIRST_ROWS);
     }
   else
     {

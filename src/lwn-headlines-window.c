@@ -70,13 +70,18 @@ show_state (LwnHeadlinesWindow *self)
                                                                                                       : "loading";
   g_autofree char *title = NULL;
 
-  gtk_header_bar_set_title (self->header_bar, site);
+  /* Set only when they change: each new text is laid out again, and a
+   * window title is a round trip to the X server. */
+  if (g_strcmp0 (gtk_header_bar_get_title (self->header_bar), site) != 0)
+    gtk_header_bar_set_title (self->header_bar, site);
   /* Translators: the window's title, for window switchers and screen readers; %s is the feed's name. */
   title = g_strdup_printf (_ ("Headlines — %s"), site);
-  gtk_window_set_title (GTK_WINDOW (self), title);
-  gtk_header_bar_set_subtitle (self->header_bar, lwn_reader_get_status (self->reader));
+  if (g_strcmp0 (gtk_window_get_title (GTK_WINDOW (self)), title) != 0)
+    gtk_window_set_title (GTK_WINDOW (self), title);
+  if (g_strcmp0 (gtk_header_bar_get_subtitle (self->header_bar), lwn_reader_get_status (self->reader)) != 0)
+    gtk_header_bar_set_subtitle (self->header_bar, lwn_reader_get_status (self->reader));
 
-  if (state == LWN_READER_STATE_FAILED)
+  if (state == LWN_READER_STATE_FAILED && g_strcmp0 (gtk_label_get_text (self->error_label), lwn_reader_get_error (self->reader)) != 0)
     {
       gtk_label_set_text (self->error_label, lwn_reader_get_error (self->reader));
       atk_object_set_description (gtk_widget_get_accessible (self->error_page), lwn_reader_get_error (self->reader));
