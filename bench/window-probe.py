@@ -165,11 +165,16 @@ def frames(path):
 
 def worst_working(phases, applet, phase):
     """The longest stall during which the main thread was on a CPU for at least half the
-    time: the applet's own work, not a wait for the X server or the machine."""
+    time while the ping and the tick were not held up half as long: the applet's own work,
+    not a wait for the X server, nor a virtual CPU that did not run."""
     found = phases.get((applet.name, phase))
     if found is None or applet.median is None:
         return None
-    stalls = [rtt - applet.median for _sent, rtt, cpu, _wait in found.menu if cpu >= (rtt - applet.median) / 2]
+    stalls = []
+    for sent, rtt, cpu, _wait in found.menu:
+        stall = rtt - applet.median
+        if cpu >= stall / 2 and found.ping_beside(sent, rtt) < stall / 2 and found.tick_beside(sent, rtt) < stall / 2:
+            stalls.append(stall)
     return max(stalls, default=0.0)
 
 
@@ -193,8 +198,8 @@ def report(args):
     print("worst: the main thread's cpu and wait, the ping and the tick). floor-applet: opening its")
     print("window of 12 rows (SIGHUP), the first of its process as lwn-tray's are, or relabelling")
     print("its three menu items (SIGUSR1). work: the longest stall during which the main thread was")
-    print("on a CPU for at least half of it, the applet's own work rather than a wait for the X")
-    print("server or the machine.")
+    print("on a CPU for at least half of it and the ping and the tick were not held up half as long:")
+    print("the applet's own work, not a wait for the X server or a virtual CPU that did not run.")
     print()
     print(f"{'phase':<38} {'lwn-tray':^53}   {'floor-applet':^37}   target, ms")
     head = f"{'worst':>6} {'p99':>5} {'typ':>5} {'N':>3} {'cpu':>5} {'wait':>5} {'ping':>5} {'tick':>5}"
