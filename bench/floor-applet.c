@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The least a GTK3 + AppIndicator tray applet can be: three menu items and a main loop, measured next to lwn-tray. */
+/* The least a GTK3 + AppIndicator tray applet can be: three menu items and a main loop, measured next to lwn-tray;
+ * on request also the least a window of headlines can be. */
 
 #include "config.h"
 
@@ -15,10 +16,14 @@
  * that bench/stall-probe.py measures what it claims to. */
 #define INJECTED_STALL_US (10 * 1000)
 
+/* Rows in the window SIGHUP opens: about what a window of its size shows. */
+#define WINDOW_ROWS 12
+
 typedef struct
 {
   GtkWidget *items[3];
   guint n_relabels;
+  GtkWidget *window;
 } Floor;
 
 /* SIGUSR1: the least a menu change can cost, for the stall benchmark to set
@@ -49,6 +54,75 @@ stall_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static GtkWidget *
+new_label (const char *markup,
+           gboolean dim)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  if (dim)
+    gtk_style_context_add_class (gtk_widget_get_style_context (label), "dim-label");
+  return label;
+}
+
+/* A header bar over a scrolled list of rows of wrapped labels, at the headlines
+ * window's default size: what bench/bench-window.sh sets beside lwn-tray's window. */
+static GtkWidget *
+new_window (void)
+{
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *header_bar = gtk_header_bar_new ();
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *list_box = gtk_list_box_new ();
+
+  gtk_header_bar_set_title (GTK_HEADER_BAR (header_bar), "Floor window");
+  gtk_header_bar_set_show_close_button (GTK_HEADER_BAR (header_bar), TRUE);
+  gtk_window_set_titlebar (GTK_WINDOW (window), header_bar);
+  gtk_window_set_default_size (GTK_WINDOW (window), 560, 720);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list_box), GTK_SELECTION_NONE);
+  for (guint i = 0; i < WINDOW_ROWS; i++)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+      g_autofree char *title = g_strdup_printf ("<b>Floor headline %u</b>", i + 1);
+
+      g_object_set (box, "margin", 12, NULL);
+      gtk_container_add (GTK_CONTAINER (box), new_label (title, FALSE));
+      gtk_container_add (GTK_CONTAINER (box), new_label ("7 July 2023 · corbet", TRUE));
+      gtk_container_add (GTK_CONTAINER (box),
+                         new_label ("A paragraph of a few lines, wrapped as the window is wide, with "
+                                    "<a href=\"https://example.org/\">a link</a> in it, much as a "
+                                    "feed's summary is; the rest of the list is left out.",
+                                    FALSE));
+      gtk_container_add (GTK_CONTAINER (list_box), box);
+    }
+  gtk_container_add (GTK_CONTAINER (scrolled), list_box);
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show (header_bar);
+  gtk_widget_show_all (scrolled);
+  return window;
+}
+
+/* SIGHUP: opens the window, or closes it if it is open. */
+static gboolean
+toggle_window_cb (gpointer user_data)
+{
+  Floor *applet = user_data;
+
+  if (applet->window != NULL)
+    {
+      gtk_widget_destroy (applet->window);
+      applet->window = NULL;
+      return G_SOURCE_CONTINUE;
+    }
+  applet->window = new_window ();
+  gtk_window_present (GTK_WINDOW (applet->window));
+  return G_SOURCE_CONTINUE;
+}
+
 int
 main (int argc,
       char *argv[])
@@ -67,10 +141,12 @@ main (int argc,
     {
       g_unix_signal_add (SIGUSR1, relabel_cb, &applet);
       g_unix_signal_add (SIGUSR2, stall_cb, NULL);
+      g_unix_signal_add (SIGHUP, toggle_window_cb, &applet);
     }
   else if (argc > 1)
     {
-      fprintf (stderr, "Usage: floor-applet [--signals]   (SIGUSR1 relabels the items, SIGUSR2 stalls 10 ms)\n");
+      fprintf (stderr, "Usage: floor-applet [--signals]   (SIGUSR1 relabels the items, SIGUSR2 stalls 10 ms,"
+                       " SIGHUP opens or closes a window)\n");
       return 2;
     }
 

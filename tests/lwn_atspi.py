@@ -60,8 +60,12 @@ KEYSYMS = {
     "ISO_Left_Tab": 0xFE20,
     "Return": 0xFF0D,
     "Escape": 0xFF1B,
+    "Home": 0xFF50,
     "Up": 0xFF52,
     "Down": 0xFF54,
+    "Page_Up": 0xFF55,
+    "Page_Down": 0xFF56,
+    "End": 0xFF57,
     "space": 0x0020,
     "r": 0x0072,
     "w": 0x0077,
@@ -412,6 +416,11 @@ class Accessible:
         (text,) = self.call(TEXT, "GetText", GLib.Variant("(ii)", (0, -1)), "(s)")
         return text
 
+    def text_attributes(self, offset=0):
+        """The text attributes at offset, such as {"weight": "700"} for bold text."""
+        attributes, _start, _end = self.call(TEXT, "GetAttributes", GLib.Variant("(i)", (offset,)), "(a{ss}ii)")
+        return attributes
+
     def set_text(self, text):
         (done,) = self.call(EDITABLE_TEXT, "SetTextContents", GLib.Variant("(s)", (text,)), "(b)")
         return done
@@ -449,6 +458,12 @@ class Accessible:
         """(x, y, width, height) on the screen."""
         (box,) = self.call(COMPONENT, "GetExtents", GLib.Variant("(u)", (0,)), "((iiii))")
         return box
+
+    def set_size(self, width, height):
+        """Asks a window for a size, as a screen reader's command can: GTK 3 takes it as
+        the window's least size, so the window grows to it."""
+        (done,) = self.call(COMPONENT, "SetSize", GLib.Variant("(ii)", (width, height)), "(b)")
+        return done
 
 
 class Hyperlink:

@@ -4,7 +4,9 @@
 user would: opened from the tray menu and by a second `lwn-tray --show`, rows named and
 described after the feed, a row and a summary link each opening exactly their own
 address, no javascript: link, the loading and error pages with Retry, the keyboard
-(arrows, Return, Ctrl+R, Escape, Ctrl+W), and a name on every control."""
+(arrows, Return, Ctrl+R, Escape, Ctrl+W), and a name on every control. Then what happens
+over time: refreshes after the window closed, its size across Quit and a new start, a
+refresh under the focused row, a 1,000-item feed, Mark All as Read, ages moving on."""
 
 import os
 import sys
@@ -15,7 +17,10 @@ import lwn_e2e as e2e
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
 Role = atspi.Role
+SCHEMA = "io.github.lwntray.LwnTray"
 SHOW_HEADLINES = "Show Headlines" + e2e.ELLIPSIS
+REFRESH_NOW = "Refresh now"
+QUIT = "Quit"
 LOADING = "Loading headlines" + e2e.ELLIPSIS
 UNREAD = ", unread"
 HEADER_BUTTONS = {
@@ -29,8 +34,12 @@ CONTROL_ROLES = {int(role) for role in atspi.INTERACTIVE_ROLES}
 SETTLE = 1.0
 
 
+def seconds_ago(seconds):
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - seconds))
+
+
 def hours_ago(hours):
-    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - hours * 3600))
+    return seconds_ago(hours * 3600)
 
 
 def plain_items(count, first):
@@ -43,6 +52,14 @@ def headline_labels(entries):
 
 def wait_menu_headlines(menu, labels, what):
     return menu.wait(lambda entries: headline_labels(entries) == labels, what)
+
+
+def assert_healthy(applet):
+    """The applet runs and has logged no critical and no warning (G_DEBUG=fatal-criticals
+    already turns a critical into a crash)."""
+    applet.assert_alive()
+    bad = [line for line in applet.log().splitlines() if "CRITICAL" in line or "WARNING **" in line]
+    assert not bad, "\n".join(bad)
 
 
 # The window on the accessibility bus --------------------------------------
@@ -64,9 +81,16 @@ def wait_window(app, what="the headlines window"):
 
 
 def list_box(window):
-    """The list of headlines when it shows, else None."""
-    found = window.find_all(role=Role.LIST_BOX, name="Headlines", showing_only=True)
-    return found[0] if found else None
+    """The list of headlines when it shows, else None. GTK 3 reports a viewport scrolled
+    further than its own height as not showing, so viewports are looked into anyway; the
+    list's rows are not."""
+    stack = [window]
+    while stack:
+        node = stack.pop()
+        if node.role == int(Role.LIST_BOX) and node.name == "Headlines":
+            return node if node.showing else None
+        stack.extend(child for child in node.children() if child.role == int(Role.VIEWPORT) or child.showing)
+    return None
 
 
 def rows(window):
@@ -87,6 +111,19 @@ def row_named(window, title):
         if row.name in (title, title + UNREAD):
             return row
     raise LookupError("no row for %r among %r" % (title, row_names(window)))
+
+
+def wait_rows_at_least(window, count, what):
+    return atspi.wait_for(lambda: len(rows(window)) >= count and rows(window), what)
+
+
+def title_label(row):
+    """The row's first label: its title, bold while unread."""
+    return labels(row)[0]
+
+
+def is_bold(label):
+    return int(label.text_attributes(0).get("weight", "400")) >= 700
 
 
 def labels(node):
@@ -285,10 +322,226 @@ def test_error_and_retry(s):
     applet.assert_alive()
 
 
+def test_close_then_refresh(s):
+    """The window closed by Escape, by Ctrl+W or by its close button leaves nothing behind:
+    after each close a changed feed is fetched and shown in the menu, and the applet lives
+    on without a critical or a warning."""
+    items = plain_items(4, 955001)
+    s.server.set_items(items)
+    applet = s.start()
+    menu = applet.menu()
+    wait_menu_headlines(menu, [e2e.BULLET + item["title"] for item in items], "the headlines in the menu")
+    app = s.application(applet)
+    tracker = atspi.FocusTracker(s.a11y)
+
+    for number, how in enumerate(("Escape", "Ctrl+W", "the close button")):
+        menu.click(SHOW_HEADLINES)
+        window = wait_window(app)
+        wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows before %s" % how)
+        focus_row(tracker, rows(window)[0])
+        if how == "Escape":
+            s.a11y.key("Escape")
+        elif how == "Ctrl+W":
+            s.a11y.key("w", ("Control",))
+        else:
+            assert window.find(role=Role.PUSH_BUTTON, name="Close", showing_only=True).do_action("Click")
+        atspi.wait_for(lambda: not headlines_windows(app), "%s to close the window" % how)
+
+        items = plain_items(1, 955101 + number) + items
+        s.server.set_items(items)
+        before = len(s.server.answered())
+        menu.click(REFRESH_NOW)
+        s.server.wait_answer(before, "the changed feed", lambda record: record["status"] == 200)
+        wait_menu_headlines(
+            menu, [e2e.BULLET + item["title"] for item in items], "the changed feed in the menu after %s" % how
+        )
+        assert_healthy(applet)
+    tracker.close()
+
+
+def test_size_survives_quit(s):
+    """A window made wider comes back as wide after Quit with the window still open and a
+    new start."""
+    items = plain_items(3, 956001)
+    s.server.set_items(items)
+    applet = s.start()
+    menu = applet.menu()
+    app = s.application(applet)
+    menu.click(SHOW_HEADLINES)
+    window = wait_window(app)
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows")
+
+    _x, _y, width, height = window.extents()
+    assert window.set_size(width + 120, height)
+    atspi.wait_for(lambda: window.extents()[2] >= width + 120, "the window to grow")
+    resized = window.extents()[2:]
+    # Saved a moment after the last change, not on the way out.
+    atspi.wait_for(
+        lambda: s.gsettings("get", SCHEMA, "headlines-window-width") != "-1", "the window's size to be saved"
+    )
+
+    menu.click(QUIT)
+    assert applet.wait_exit() == 0, applet.log()
+
+    again = s.start()
+    app = s.application(again)
+    again.menu().click(SHOW_HEADLINES)
+    window = wait_window(app, "the window after a new start")
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows after a new start")
+    assert window.extents()[2:] == resized, "%r after a new start, %r before Quit (%r at first)" % (
+        window.extents()[2:],
+        resized,
+        (width, height),
+    )
+    assert_healthy(again)
+
+
+def test_refresh_keeps_focus_and_scroll(s):
+    """A refresh that brings two new headlines and changes the title of another leaves the
+    focused row focused, the same object for a screen reader, where it was on the screen;
+    the new rows come in above it and the changed title shows."""
+    items = plain_items(30, 957001)
+    s.server.set_items(items)
+    applet = s.start()
+    app = s.application(applet)
+    applet.menu().click(SHOW_HEADLINES)
+    window = wait_window(app)
+    shown = wait_rows_at_least(window, 12, "a dozen rows")
+    tracker = atspi.FocusTracker(s.a11y)
+    target, first = shown[10], shown[0]
+    focus_row(tracker, target)
+    atspi.wait_for(lambda: not first.showing, "the list scrolled down to the focused row")
+    name = target.name
+    where = target.extents()
+
+    fresh = plain_items(2, 957101)
+    changed = dict(items[12], title="A changed title")
+    s.server.set_items(fresh + items[:12] + [changed] + items[13:])
+    before = len(s.server.answered())
+    s.a11y.key("r", ("Control",))
+    s.server.wait_answer(before, "the changed feed", lambda record: record["status"] == 200)
+    atspi.wait_for(lambda: row_names(window)[:2] == [item["title"] + UNREAD for item in fresh], "the new rows on top")
+    atspi.wait_for(lambda: "A changed title" + UNREAD in row_names(window), "the changed title")
+
+    time.sleep(SETTLE)
+    assert tracker.focused == target, "the focus moved from %r to %r" % (name, tracker.focused)
+    assert target.focused and target.name == name, (target, target.states())
+    assert target.extents() == where, "the focused row moved from %r to %r" % (where, target.extents())
+    tracker.close()
+    assert_healthy(applet)
+
+
+def test_large_feed_end(s):
+    """A 1,000-item feed opens with its first rows, and has rows only for about what
+    shows, also after a refresh; Page Down moves on down the list, End reaches the last
+    headline and Home the first again."""
+    items = plain_items(1000, 958001)
+    s.server.set_items(items)
+    applet = s.start()
+    app = s.application(applet)
+    applet.menu().click(SHOW_HEADLINES)
+    window = wait_window(app)
+    atspi.wait_for(
+        lambda: row_names(window)[:3] == [item["title"] + UNREAD for item in items[:3]], "the first rows at once"
+    )
+    time.sleep(SETTLE)
+    made = len(rows(window))
+    assert made < 100, "%d rows made for a window that shows a few" % made
+
+    items = [dict(items[0], title="A changed title")] + items[1:]
+    s.server.set_items(items)
+    before = len(s.server.answered())
+    applet.menu().click(REFRESH_NOW)
+    s.server.wait_answer(before, "the changed feed", lambda record: record["status"] == 200)
+    atspi.wait_for(lambda: row_names(window)[:1] == ["A changed title" + UNREAD], "the changed title")
+    time.sleep(SETTLE)
+    assert len(rows(window)) <= made, "%d rows after a refresh, %d before" % (len(rows(window)), made)
+
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_row(tracker, rows(window)[0])
+
+    def position(node):
+        title = node.name[: -len(UNREAD)] if node.name.endswith(UNREAD) else node.name
+        return [item["title"] for item in items].index(title)
+
+    s.a11y.key("Page_Down")
+    down = tracker.wait_focus(lambda node: node.role == int(Role.LIST_ITEM) and position(node) > 1, "Page Down")
+    s.a11y.key("Page_Down")
+    tracker.wait_focus(
+        lambda node: node.role == int(Role.LIST_ITEM) and position(node) > position(down), "Page Down again"
+    )
+
+    last = items[-1]["title"]
+    s.a11y.key("End")
+    tracker.wait_focus(lambda node: node.name == last + UNREAD, "End to reach the last headline")
+    assert row_names(window)[-1] == last + UNREAD, row_names(window)[-3:]
+    s.a11y.key("Home")
+    tracker.wait_focus(lambda node: node.name == items[0]["title"] + UNREAD, "Home to reach the first headline")
+    tracker.close()
+    assert_healthy(applet)
+
+
+def test_mark_all_read(s):
+    """Mark All as Read shows every headline read: the rows' titles lose their bold and
+    their ", unread", those made later further down too, and the menu agrees."""
+    items = plain_items(60, 959001)
+    s.server.set_items(items)
+    applet = s.start()
+    menu = applet.menu()
+    app = s.application(applet)
+    menu.click(SHOW_HEADLINES)
+    window = wait_window(app)
+    shown = wait_rows_at_least(window, 3, "the first rows")
+    assert all(row.name.endswith(UNREAD) for row in shown), [row.name for row in shown]
+    assert is_bold(title_label(shown[0])), title_label(shown[0]).text_attributes(0)
+
+    assert window.find(role=Role.PUSH_BUTTON, name="Mark All as Read", showing_only=True).do_action("Click")
+    atspi.wait_for(lambda: not [name for name in row_names(window) if name.endswith(UNREAD)], "every row read")
+    assert not is_bold(title_label(rows(window)[0])), title_label(rows(window)[0]).text_attributes(0)
+    menu.wait(lambda entries: not [entry for entry in entries if entry["label"].startswith(e2e.BULLET)], "the menu read")
+
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_row(tracker, rows(window)[0])
+    s.a11y.key("End")
+    tracker.wait_focus(lambda node: node.name == items[-1]["title"], "End to reach the last headline, read")
+    assert row_names(window) == [item["title"] for item in items], row_names(window)
+    assert not is_bold(title_label(rows(window)[-1])), title_label(rows(window)[-1]).text_attributes(0)
+    tracker.close()
+    assert_healthy(applet)
+
+
+def test_ages_move_on(s):
+    """The ages in an open window move on with the clock: a headline 45 seconds old when
+    it arrives is "just now", then "1 minute ago" without a refresh."""
+    s.server.hold()
+    applet = s.start()
+    s.server.wait_requests(1)
+    app = s.application(applet)
+    applet.menu().click(SHOW_HEADLINES)
+    window = wait_window(app)
+    young = e2e.headline(960001, "A young headline", date=seconds_ago(45))
+    s.server.set_items([young] + plain_items(2, 960002))
+    s.server.release()
+    atspi.wait_for(lambda: row_names(window)[:1] == [young["title"] + UNREAD], "the young headline's row")
+    row = rows(window)[0]
+    assert row.description.startswith("just now · corbet."), row.description
+
+    requests = s.server.count()
+    atspi.wait_for(lambda: row.description.startswith("1 minute ago · corbet."), "the age to move on", timeout=30)
+    assert s.server.count() == requests, "the feed was fetched again"
+    assert_healthy(applet)
+
+
 TESTS = [
     ("rows named and described; a summary link and a row each open their own URL", test_rows_and_links),
     ("--show presents one window; loading page; arrows, Ctrl+R, Escape, Ctrl+W", test_loading_show_and_keyboard),
     ("the error page has its reason and Retry, which loads the rows", test_error_and_retry),
+    ("a refresh after each way of closing the window", test_close_then_refresh),
+    ("the window's size survives Quit with the window open", test_size_survives_quit),
+    ("a refresh keeps the focused row focused and in place", test_refresh_keeps_focus_and_scroll),
+    ("a 1,000-item feed: Page Down, End and Home", test_large_feed_end),
+    ("Mark All as Read shows every row read", test_mark_all_read),
+    ("ages move on in an open window", test_ages_move_on),
 ]
 
 

@@ -1,0 +1,271 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Measures from outside how long a window takes to show its first rows and how long the main loop stalls meanwhile.
+#
+# Usage:
+#   window-probe.py measure (the options of stall-probe.py measure) [--app-id ID] PHASE...
+#   window-probe.py report --samples FILE
+#
+# measure: bench/stall-probe.py's samplers (dbusmenu round-trips on the main loop, pings,
+# ticks) and phases, and these:
+#   LABEL=open:action:SECONDS   activate the application's "show-headlines" action over
+#                               org.gtk.Actions, once; sample for SECONDS
+#   LABEL=open:signal:SECONDS   send SIGHUP to --pid (floor-applet opens its window), sample
+#                               for SECONDS, send SIGHUP again (it closes it); N times, so
+#                               give --runs 1 for the first window of a process only
+#   LABEL=action:NAME:MODE:KEY  N times: switch the server to MODE and let it answer once
+#                               with KEY, hold it back, give the applet two seconds to show
+#                               that feed, then activate the application's action NAME and
+#                               sample for a second
+# An open phase also times the first frame: from the request until the screen shows the
+# window's first rows, seen as a band of the screen (where a new window lands without a
+# window manager, under its header bar) that stops being of one colour. The screen is
+# read with GDK from this process's main thread, every 2 ms, until then.
+#
+# report: per applet and phase, the main-loop stalls as stall-probe.py reports them, the
+# first frames, and each target met or missed.
+
+import argparse
+import importlib.util
+import os
+import signal
+import statistics
+import sys
+import time
+
+import gi
+
+gi.require_version("Gdk", "3.0")
+gi.require_version("Gio", "2.0")
+gi.require_version("GLib", "2.0")
+from gi.repository import Gdk, Gio, GLib  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("stall_probe", os.path.join(HERE, "stall-probe.py"))
+stall_probe = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(stall_probe)
+
+ACTIONS_INTERFACE = "org.gtk.Actions"
+# Where the first rows of a window placed at the screen's corner are drawn: below the
+# header bar, left of where a scroll bar would be.
+BAND = (30, 70, 300, 140)
+FRAME_POLL_S = 0.002
+FRAME_TIMEOUT_S = 10.0
+
+
+def uneven_lines(pixbuf):
+    """How many lines of the pixbuf hold more than one colour: text, not a blank page."""
+    pixels = pixbuf.get_pixels()
+    stride = pixbuf.get_rowstride()
+    width = pixbuf.get_width() * pixbuf.get_n_channels()
+    count = 0
+    for y in range(0, pixbuf.get_height(), 2):
+        line = pixels[y * stride : y * stride + width]
+        if line.count(line[:3]) * 3 != len(line):
+            count += 1
+    return count
+
+
+class WindowProbe(stall_probe.Probe):
+    def __init__(self, args):
+        super().__init__(args)
+        self.root = Gdk.get_default_root_window()
+
+    def metric(self, phase, name, value):
+        self.metrics.append((phase, name, value))
+
+    def activate(self, name):
+        path = "/" + self.args.app_id.replace(".", "/")
+        self.bus.call_sync(self.args.app_id, path, ACTIONS_INTERFACE, "Activate",
+                           GLib.Variant("(sava{sv})", (name, [], {})), None,
+                           Gio.DBusCallFlags.NONE, stall_probe.CALL_TIMEOUT_MS, None)
+
+    def band(self):
+        x, y, width, height = BAND
+        return Gdk.pixbuf_get_from_window(self.root, x, y, width, height)
+
+    def wait_frame(self, start_ns):
+        """Milliseconds from start_ns until the band shows text; None if it never does."""
+        deadline = time.monotonic() + FRAME_TIMEOUT_S
+        while time.monotonic() < deadline:
+            shot = self.band()
+            now = time.time_ns()
+            if shot is not None and uneven_lines(shot) >= 4:
+                return (now - start_ns) / 1e6
+            time.sleep(FRAME_POLL_S)
+        return None
+
+    def phase_open(self, label, how, seconds):
+        events = []
+        start = None
+        for _ in range(self.args.runs if how == "signal" else 1):
+            if self.band() is not None and uneven_lines(self.band()) >= 4:
+                raise SystemExit("window-probe: something already shows where the window will")
+            begin = time.time_ns()
+            start = start or begin
+            events.append(begin)
+            if how == "signal":
+                os.kill(self.args.pid, signal.SIGHUP)
+            else:
+                self.activate("show-headlines")
+            frame = self.wait_frame(begin)
+            self.metric(label, "frame", -1 if frame is None else frame)
+            time.sleep(max(0.0, begin / 1e9 + float(seconds) - time.time()))
+            if how == "signal":
+                self.record(label, begin, time.time_ns(), [begin])
+                os.kill(self.args.pid, signal.SIGHUP)
+                time.sleep(1.0)
+            else:
+                self.record(label, begin, time.time_ns(), [begin])
+
+    def phase_action(self, label, name, mode, key):
+        for _ in range(self.args.runs):
+            before = len(self.server.answers(key))
+            self.server.control(mode=mode, hold=0)
+            self.server.wait_answers(key, before + 1, 30)
+            self.server.control(hold=1)
+            time.sleep(2.0)
+            begin = time.time_ns()
+            self.activate(name)
+            time.sleep(1.0)
+            self.record(label, begin, time.time_ns(), [begin])
+
+    def run(self, phases):
+        self.metrics = []
+        super().run(phases)
+
+    def write(self):
+        super().write()
+        with open(self.args.samples, "a", encoding="utf-8") as out:
+            for phase, name, value in self.metrics:
+                out.write(f"M {self.args.applet} {phase} {name} {value}\n")
+
+
+# The report ------------------------------------------------------------------------
+
+# (what, lwn-tray's applet label and phase, floor-applet's phase or None, stall target in ms)
+ROWS = [
+    ("open the window, 1,000 items", "lwn-tray-open", "open", "open", 16),
+    ("changed 1,000-item feed, window open", "lwn-tray-window", "changed-1000", "relabel", 16),
+    ("1,000 new items, window open", "lwn-tray-window", "fresh-1000", "relabel", 16),
+    ("Mark All as Read, 1,000 unread", "lwn-tray-window", "mark-all-read", None, 16),
+]
+FRAME_TARGET_MS = 150
+
+
+def frames(path):
+    found = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if fields and fields[0] == "M" and fields[3] == "frame":
+                found.setdefault((fields[1], fields[2]), []).append(float(fields[4]))
+    return found
+
+
+def worst_working(phases, applet, phase):
+    """The longest stall during which the main thread was on a CPU for at least half the
+    time while the ping and the tick were not held up half as long: the applet's own work,
+    not a wait for the X server, nor a virtual CPU that did not run."""
+    found = phases.get((applet.name, phase))
+    if found is None or applet.median is None:
+        return None
+    stalls = []
+    for sent, rtt, cpu, _wait in found.menu:
+        stall = rtt - applet.median
+        if cpu >= stall / 2 and found.ping_beside(sent, rtt) < stall / 2 and found.tick_beside(sent, rtt) < stall / 2:
+            stalls.append(stall)
+    return max(stalls, default=0.0)
+
+
+def report(args):
+    phases = stall_probe.load(args.samples)
+    applets = {name: stall_probe.Applet(phases, name) for name, _ in phases}
+    first_frames = frames(args.samples)
+    columns = stall_probe.columns
+    fmt = stall_probe.fmt
+
+    print("Idle, ms: a menu round-trip to each applet while nothing happens")
+    for name in ("lwn-tray-open", "lwn-tray-window", "floor-applet"):
+        idle = phases.get((name, "idle"))
+        if idle is not None and idle.menu:
+            menu = [sample[1] for sample in idle.menu]
+            print(f"  {name:<16} median {statistics.median(menu):.3f}, p99 {stall_probe.percentile(menu, 0.99):.2f}, "
+                  f"worst {max(menu):.2f} ({len(menu)} calls)")
+    print()
+    print("Stall, ms: a menu round-trip less the applet's idle median, as bench/stall-probe.py reports")
+    print("it (worst, p99, typ: the median over the N events of the longest after each; beside the")
+    print("worst: the main thread's cpu and wait, the ping and the tick). floor-applet: opening its")
+    print("window of 12 rows (SIGHUP), the first of its process as lwn-tray's are, or relabelling")
+    print("its three menu items (SIGUSR1). work: the longest stall during which the main thread was")
+    print("on a CPU for at least half of it and the ping and the tick were not held up half as long:")
+    print("the applet's own work, not a wait for the X server or a virtual CPU that did not run.")
+    print()
+    print(f"{'phase':<38} {'lwn-tray':^53}   {'floor-applet':^37}   target, ms")
+    head = f"{'worst':>6} {'p99':>5} {'typ':>5} {'N':>3} {'cpu':>5} {'wait':>5} {'ping':>5} {'tick':>5}"
+    print(f"{'':<38} {head} {'work':>6}   {'':<8}{head[:22]} {'work':>6}")
+    for what, name, phase, floor_phase, target in ROWS:
+        ours = applets[name].summary(phase, target) if name in applets else None
+        work = worst_working(phases, applets[name], phase) if name in applets else None
+        floor = applets["floor-applet"].summary(floor_phase) if floor_phase and "floor-applet" in applets else None
+        if ours is None:
+            verdict = "not measured"
+        elif ours["worst"] < target:
+            verdict = f"< {target}: met"
+        else:
+            verdict = (f"< {target}: MISSED, {ours['over']}/{ours['events']} events ({ours['working']} working)"
+                       + (f"; working < {target}" if work is not None and work < target else ""))
+        floor_text = " " * 37
+        if floor:
+            floor_work = worst_working(phases, applets["floor-applet"], floor_phase)
+            floor_text = f"{floor_phase:<8}{columns(floor)[:22]} {fmt(floor_work, 6)}"
+        print(f"{what:<38} {columns(ours)} {fmt(work, 6)}   {floor_text}   {verdict}")
+
+    print()
+    print("First frame, ms: from the request until the window's first rows are on the screen")
+    for name, label in (("lwn-tray-open", "lwn-tray, 1,000 items"), ("floor-applet", "floor-applet, 12 rows")):
+        values = first_frames.get((name, "open"), [])
+        shown = [value for value in values if value >= 0]
+        if not values:
+            print(f"  {label:<24} not measured")
+            continue
+        text = (f"median {statistics.median(shown):6.1f}, worst {max(shown):6.1f} ({len(shown)} opens"
+                + (f", {len(values) - len(shown)} never drawn" if len(shown) < len(values) else "") + ")"
+                if shown else f"never drawn ({len(values)} opens)")
+        verdict = ""
+        if name == "lwn-tray-open":
+            met = shown and len(shown) == len(values) and max(shown) < FRAME_TARGET_MS
+            verdict = f"   < {FRAME_TARGET_MS}: {'met' if met else 'MISSED'}"
+        print(f"  {label:<24} {text}{verdict}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Window opening and main-loop stall probe")
+    sub = parser.add_subparsers(dest="command", required=True)
+    measure = sub.add_parser("measure")
+    measure.add_argument("--name", required=True, help="the applet's unique bus name")
+    measure.add_argument("--item-path", required=True, help="its StatusNotifierItem object path")
+    measure.add_argument("--applet", required=True, help="a label for the report, without spaces")
+    measure.add_argument("--samples", required=True, help="the file to append samples to")
+    measure.add_argument("--server", help="the mock feed server's base URL")
+    measure.add_argument("--server-log", help="the mock feed server's --log file")
+    measure.add_argument("--pid", type=int, help="the applet's process, for signals and --realtime")
+    measure.add_argument("--runs", type=int, default=10, help="events per phase")
+    measure.add_argument("--realtime", type=int, default=0, metavar="PRIORITY",
+                         help="run the threads on the round-trips' path SCHED_FIFO at PRIORITY (needs root)")
+    measure.add_argument("--bus-pid", type=int, help="the bus daemon, for --realtime")
+    measure.add_argument("--app-id", default="io.github.lwntray.LwnTray", help="the application's bus name")
+    measure.add_argument("phases", nargs="+")
+    rep = sub.add_parser("report")
+    rep.add_argument("--samples", required=True)
+    args = parser.parse_args()
+
+    if args.command == "report":
+        report(args)
+        return
+    sys.setswitchinterval(0.0005)
+    WindowProbe(args).run(args.phases)
+
+
+if __name__ == "__main__":
+    main()

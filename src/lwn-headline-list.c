@@ -1,0 +1,599 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* LwnHeadlineList: the headlines as rows of a GtkListBox in a scrolled viewport. A row of a long summary takes
+ * about a millisecond to make and lay out, so rows are made only as far as the person can see or will soon
+ * scroll to, in small steps between which the main loop answers; a new feed keeps the rows of the headlines
+ * it still has, with their focus and their place on the screen. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lwn-headline-list.h"
+
+/* Each step runs in a main-loop iteration of its own, below GTK's input and
+ * drawing priorities, and is laid out in the frame after it; laying out
+ * takes about three times as long as making, a millisecond for every 400
+ * characters of summary or so. */
+#define FIRST_ROWS 3    /* made at once for a new model */
+#define MORE_ROWS 4     /* asked for at a time when the rows end too soon */
+#define STEP_ROWS 6     /* at most per step… */
+#define STEP_CHARS 4000 /* …and this much markup… */
+#define STEP_USEC 3000  /* …and this long */
+#define END_STEPS 4     /* times as much per step on the way to End */
+#define AHEAD_PAGES 1   /* the rows reach this far below what shows */
+
+struct _LwnHeadlineList
+{
+  GtkListBox parent_instance;
+
+  GListModel *headlines;
+  /* The rows of the first rows->len headlines, by position; NULL for one
+   * not made yet. */
+  GPtrArray *rows;
+  guint fill_id;
+  gboolean to_end; /* End was pressed before the last row was made */
+  GtkAdjustment *vadjustment;
+  /* A row to keep where it shows on the screen across the next layout. */
+  GtkWidget *anchor;
+  int anchor_offset;
+  double anchor_value;
+  guint ages_id;
+};
+
+G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
+
+static void schedule_ages (LwnHeadlineList *self);
+static void schedule_fill (LwnHeadlineList *self);
+
+static LwnHeadlineRow *
+row_at (LwnHeadlineList *self,
+        guint position)
+{
+  return g_ptr_array_index (self->rows, position);
+}
+
+static guint
+n_headlines (LwnHeadlineList *self)
+{
+  return self->headlines != NULL ? g_list_model_get_n_items (self->headlines) : 0;
+}
+
+/* Rows sort by where their headline is in the feed. */
+static int
+compare_rows (GtkListBoxRow *a,
+              GtkListBoxRow *b,
+              gpointer user_data)
+{
+  guint position_a = lwn_headline_row_get_position (LWN_HEADLINE_ROW (a));
+  guint position_b = lwn_headline_row_get_position (LWN_HEADLINE_ROW (b));
+
+  return position_a < position_b ? -1 : position_a > position_b;
+}
+
+/* The row that has the keyboard focus, or holds it in one of its links. */
+static LwnHeadlineRow *
+focused_row (LwnHeadlineList *self)
+{
+  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  GtkWidget *focus = GTK_IS_WINDOW (toplevel) ? gtk_window_get_focus (GTK_WINDOW (toplevel)) : NULL;
+  GtkWidget *row = focus != NULL ? gtk_widget_get_ancestor (focus, LWN_TYPE_HEADLINE_ROW) : NULL;
+
+  return row != NULL && gtk_widget_get_parent (row) == GTK_WIDGET (self) ? LWN_HEADLINE_ROW (row) : NULL;
+}
+
+/* Notes the row to keep in place when rows above it come, go or change: the
+ * focused row if it shows, else the first that shows. At the top of the list
+ * nothing is kept, so that new headlines come into view. */
+static void
+anchor_capture (LwnHeadlineList *self)
+{
+  GtkWidget *anchor = GTK_WIDGET (focused_row (self));
+  GtkAllocation allocation;
+  double top;
+  double bottom;
+
+  if (self->anchor != NULL || self->vadjustment == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  top = gtk_adjustment_get_value (self->vadjustment);
+  bottom = top + gtk_adjustment_get_page_size (self->vadjustment);
+  if (top <= 0)
+    return;
+
+  if (anchor != NULL)
+    {
+      gtk_widget_get_allocation (anchor, &allocation);
+      if (allocation.y + allocation.height <= top || allocation.y >= bottom)
+        anchor = NULL;
+    }
+  for (guint i = 0; anchor == NULL && i < self->rows->len; i++)
+    {
+      GtkWidget *row = GTK_WIDGET (row_at (self, i));
+
+      if (row == NULL)
+        continue;
+      gtk_widget_get_allocation (row, &allocation);
+      if (allocation.y + allocation.height > top)
+        anchor = row;
+    }
+  if (anchor == NULL)
+    return;
+
+  gtk_widget_get_allocation (anchor, &allocation);
+  self->anchor = g_object_ref (anchor);
+  self->anchor_offset = allocation.y - (int) top;
+  self->anchor_value = top;
+}
+
+static void
+anchor_restore (LwnHeadlineList *self)
+{
+  g_autoptr (GtkWidget) anchor = g_steal_pointer (&self->anchor);
+  GtkAllocation allocation;
+  double value;
+  double end;
+
+  if (anchor == NULL || gtk_widget_get_parent (anchor) != GTK_WIDGET (self) || self->vadjustment == NULL)
+    return;
+  /* Scrolled meanwhile, by the person or by the keyboard focus: where they
+   * went wins. A list that got shorter moves the view up by itself. */
+  value = gtk_adjustment_get_value (self->vadjustment);
+  end = gtk_adjustment_get_upper (self->vadjustment) - gtk_adjustment_get_page_size (self->vadjustment);
+  if (value != self->anchor_value && value < end)
+    return;
+  gtk_widget_get_allocation (anchor, &allocation);
+  gtk_adjustment_set_value (self->vadjustment, allocation.y - self->anchor_offset);
+}
+
+static gboolean
+has_holes (LwnHeadlineList *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      if (row_at (self, i) == NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether the rows end before AHEAD_PAGES below what shows. */
+static gboolean
+needs_more_rows (LwnHeadlineList *self)
+{
+  double page;
+
+  if (self->vadjustment == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return FALSE;
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  return gtk_widget_get_allocated_height (GTK_WIDGET (self))
+         < gtk_adjustment_get_value (self->vadjustment) + page * (1 + AHEAD_PAGES);
+}
+
+/* Makes the missing rows in order, within a step's budget but at least one;
+ * returns how many it made. */
+static guint
+fill_rows (LwnHeadlineList *self,
+           guint max_rows)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  gint64 start = g_get_monotonic_time ();
+  /* The person asked for the last headline and waits for it. */
+  guint scale = self->to_end ? END_STEPS : 1;
+  gsize chars = 0;
+  guint made = 0;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      g_autoptr (LwnHeadline) headline = NULL;
+      LwnFeedItem *item;
+      LwnHeadlineRow *row;
+
+      if (row_at (self, i) != NULL)
+        continue;
+      if (made > 0
+          && (made >= max_rows * scale || chars >= STEP_CHARS * scale
+              || g_get_monotonic_time () - start >= STEP_USEC * scale))
+        break;
+
+      /* Rows may come above what shows, when a refresh brought new headlines. */
+      if (made == 0)
+        anchor_capture (self);
+      headline = g_list_model_get_item (self->headlines, i);
+      item = lwn_headline_get_item (headline);
+      row = lwn_headline_row_new (headline, i, now);
+      gtk_list_box_insert (GTK_LIST_BOX (self), GTK_WIDGET (row), -1);
+      g_ptr_array_index (self->rows, i) = row;
+      made++;
+      chars += strlen (lwn_feed_item_get_summary_markup (item)) + strlen (lwn_feed_item_get_title (item));
+    }
+  if (made > 0)
+    schedule_ages (self);
+  return made;
+}
+
+static void
+finish_end (LwnHeadlineList *self)
+{
+  self->to_end = FALSE;
+  /* As if End were pressed again, now that the last row is there; unless
+   * the focus went elsewhere meanwhile. */
+  if (gtk_container_get_focus_child (GTK_CONTAINER (self)) != NULL)
+    g_signal_emit_by_name (self, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+}
+
+static gboolean
+fill_idle_cb (gpointer user_data)
+{
+  LwnHeadlineList *self = user_data;
+
+  self->fill_id = 0;
+  /* The next step waits for this one's layout (size_allocate); with no row
+   * to make, the list may have been laid out meanwhile. */
+  if (fill_rows (self, STEP_ROWS) > 0)
+    return G_SOURCE_REMOVE;
+  if (self->to_end)
+    finish_end (self);
+  else
+    schedule_fill (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Asks for the next step if rows are missing, or if the rows end too soon
+ * for what shows and more headlines are there. */
+static void
+schedule_fill (LwnHeadlineList *self)
+{
+  guint n = n_headlines (self);
+
+  if (self->fill_id != 0 || self->rows == NULL)
+    return;
+  if (!has_holes (self) && !self->to_end)
+    {
+      if (self->rows->len >= n || !needs_more_rows (self))
+        return;
+      g_ptr_array_set_size (self->rows, MIN (n, self->rows->len + MORE_ROWS));
+    }
+  self->fill_id = g_idle_add_full (G_PRIORITY_LOW, fill_idle_cb, self, NULL);
+}
+
+static void
+vadjustment_value_changed_cb (GtkAdjustment *adjustment,
+                              LwnHeadlineList *self)
+{
+  schedule_fill (self);
+}
+
+/* How many rows reach @row's headline in the new feed of @n; 0 if it is
+ * not there. */
+static guint
+rows_to_reach (GListModel *headlines,
+               guint n,
+               LwnHeadlineRow *row)
+{
+  const char *id = row != NULL ? lwn_headline_get_id (lwn_headline_row_get_headline (row)) : NULL;
+
+  for (guint i = 0; id != NULL && i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+
+      if (strcmp (lwn_headline_get_id (headline), id) == 0)
+        return i + 1;
+    }
+  return 0;
+}
+
+static void
+focus_near (LwnHeadlineList *self,
+            guint position)
+{
+  for (guint i = MIN (position + 1, self->rows->len); i > 0; i--)
+    {
+      if (row_at (self, i - 1) != NULL)
+        {
+          gtk_widget_grab_focus (GTK_WIDGET (row_at (self, i - 1)));
+          return;
+        }
+    }
+}
+
+/* A new feed: each row whose headline is still there stays, with its
+ * focus, and follows it; rows whose headline went go; the others are made
+ * in later steps. The rows reach as far down as before, and as far as the
+ * focused row and the one kept in place went. */
+static void
+update_rows (LwnHeadlineList *self)
+{
+  guint n = n_headlines (self);
+  g_autoptr (GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) gone = g_ptr_array_new ();
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  LwnHeadlineRow *focused = focused_row (self);
+  guint focused_position = focused != NULL ? lwn_headline_row_get_position (focused) : 0;
+  guint wanted = self->rows->len;
+  guint kept = 0;
+  guint last = 0;
+  gboolean reorder = FALSE;
+  GHashTableIter iter;
+  gpointer left;
+
+  anchor_capture (self);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      LwnHeadlineRow *row = row_at (self, i);
+      const char *id = row != NULL ? lwn_headline_get_id (lwn_headline_row_get_headline (row)) : NULL;
+
+      /* A feed that repeats an id: the first row is the one kept. */
+      if (row != NULL && g_hash_table_contains (by_id, id))
+        g_ptr_array_add (gone, row);
+      else if (row != NULL)
+        g_hash_table_insert (by_id, (gpointer) id, row);
+    }
+
+  wanted = MAX (wanted, rows_to_reach (self->headlines, n, focused));
+  if (self->anchor != NULL)
+    wanted = MAX (wanted, rows_to_reach (self->headlines, n, LWN_HEADLINE_ROW (self->anchor)));
+  wanted = MIN (wanted, n);
+
+  rows = g_ptr_array_new_full (wanted, NULL);
+  for (guint i = 0; i < wanted; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, i);
+      LwnHeadlineRow *row = g_hash_table_lookup (by_id, lwn_headline_get_id (headline));
+
+      if (row != NULL)
+        {
+          /* Out of the table first: its key belongs to the headline replaced here. */
+          g_hash_table_remove (by_id, lwn_headline_get_id (headline));
+          reorder |= kept > 0 && lwn_headline_row_get_position (row) < last;
+          last = lwn_headline_row_get_position (row);
+          lwn_headline_row_set_headline (row, headline, now);
+          lwn_headline_row_set_position (row, i);
+          kept++;
+        }
+      g_ptr_array_add (rows, row);
+    }
+
+  g_hash_table_iter_init (&iter, by_id);
+  while (g_hash_table_iter_next (&iter, NULL, &left))
+    g_ptr_array_add (gone, left);
+  for (guint i = 0; i < gone->len; i++)
+    gtk_widget_destroy (g_ptr_array_index (gone, i));
+  g_ptr_array_unref (self->rows);
+  self->rows = g_steal_pointer (&rows);
+  if (kept == 0)
+    {
+      /* A feed all new: from the top, as when the window opens. */
+      g_clear_object (&self->anchor);
+      self->to_end = FALSE;
+      g_ptr_array_set_size (self->rows, MIN (n, FIRST_ROWS));
+      if (self->vadjustment != NULL)
+        gtk_adjustment_set_value (self->vadjustment, 0);
+      /* Never "No headlines" for a moment; the rest in the next steps. */
+      fill_rows (self, 1);
+    }
+  if (reorder)
+    gtk_list_box_invalidate_sort (GTK_LIST_BOX (self));
+
+  /* The focused row went: the focus goes to the one in its place. */
+  if (focused != NULL && focused_row (self) == NULL)
+    focus_near (self, focused_position);
+  schedule_fill (self);
+  schedule_ages (self);
+}
+
+static void
+headlines_changed_cb (GListModel *headlines,
+                      guint position,
+                      guint removed,
+                      guint added,
+                      LwnHeadlineList *self)
+{
+  update_rows (self);
+}
+
+/* Ages ("5 minutes ago") -------------------------------------------------- */
+
+static void
+update_ages (LwnHeadlineList *self)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      if (row_at (self, i) != NULL)
+        lwn_headline_row_update_age (row_at (self, i), now);
+    }
+}
+
+static gboolean
+ages_cb (gpointer user_data)
+{
+  LwnHeadlineList *self = user_data;
+
+  self->ages_id = 0;
+  update_ages (self);
+  schedule_ages (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gint64
+row_date (LwnHeadlineRow *row)
+{
+  GDateTime *date = lwn_feed_item_get_date (lwn_headline_get_item (lwn_headline_row_get_headline (row)));
+
+  return date != NULL ? g_date_time_to_unix (date) * G_USEC_PER_SEC + g_date_time_get_microsecond (date) : G_MININT64;
+}
+
+/* Once a minute while the list shows, at the moment the newest dated row
+ * turns a minute older: its age is the one that counts minutes; the others
+ * count hours or days, and a minute late is nothing to them. */
+static void
+schedule_ages (LwnHeadlineList *self)
+{
+  gint64 newest = G_MININT64;
+  gint64 age;
+  gint64 next;
+
+  g_clear_handle_id (&self->ages_id, g_source_remove);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      if (row_at (self, i) != NULL)
+        newest = MAX (newest, row_date (row_at (self, i)));
+    }
+  if (newest == G_MININT64)
+    return;
+
+  age = MAX (g_get_real_time () - newest, 0);
+  next = (age / G_TIME_SPAN_MINUTE + 1) * G_TIME_SPAN_MINUTE;
+  /* A little after the minute, never before it. */
+  self->ages_id = g_timeout_add ((guint) ((next - age) / 1000) + 50, ages_cb, self);
+}
+
+/* The list ------------------------------------------------------------------ */
+
+static void
+lwn_headline_list_size_allocate (GtkWidget *widget,
+                                 GtkAllocation *allocation)
+{
+  LwnHeadlineList *self = LWN_HEADLINE_LIST (widget);
+
+  GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->size_allocate (widget, allocation);
+  anchor_restore (self);
+  schedule_fill (self);
+}
+
+static void
+watch_vadjustment (LwnHeadlineList *self,
+                   GtkAdjustment *vadjustment)
+{
+  if (vadjustment == self->vadjustment)
+    return;
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  g_set_object (&self->vadjustment, vadjustment);
+  if (vadjustment != NULL)
+    g_signal_connect (vadjustment, "value-changed", G_CALLBACK (vadjustment_value_changed_cb), self);
+}
+
+static void
+lwn_headline_list_map (GtkWidget *widget)
+{
+  LwnHeadlineList *self = LWN_HEADLINE_LIST (widget);
+  GtkWidget *parent = gtk_widget_get_parent (widget);
+
+  GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->map (widget);
+  /* The viewport's; the first allocation may have come before this. */
+  watch_vadjustment (self, GTK_IS_SCROLLABLE (parent) ? gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (parent)) : NULL);
+  schedule_fill (self);
+  update_ages (self);
+  schedule_ages (self);
+}
+
+static void
+lwn_headline_list_unmap (GtkWidget *widget)
+{
+  LwnHeadlineList *self = LWN_HEADLINE_LIST (widget);
+
+  g_clear_handle_id (&self->ages_id, g_source_remove);
+  GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->unmap (widget);
+}
+
+/* End goes to the last headline, which may have no row yet: the rows are
+ * made first, and End is then pressed once more. */
+static void
+lwn_headline_list_move_cursor (GtkListBox *list_box,
+                               GtkMovementStep step,
+                               int count)
+{
+  LwnHeadlineList *self = LWN_HEADLINE_LIST (list_box);
+  guint n = n_headlines (self);
+
+  self->to_end = FALSE;
+  if (step == GTK_MOVEMENT_BUFFER_ENDS && count > 0 && (self->rows->len < n || has_holes (self)))
+    {
+      self->to_end = TRUE;
+      g_ptr_array_set_size (self->rows, n);
+      schedule_fill (self);
+    }
+  GTK_LIST_BOX_CLASS (lwn_headline_list_parent_class)->move_cursor (list_box, step, count);
+}
+
+static void
+lwn_headline_list_dispose (GObject *object)
+{
+  LwnHeadlineList *self = LWN_HEADLINE_LIST (object);
+
+  lwn_headline_list_set_model (self, NULL);
+  watch_vadjustment (self, NULL);
+  g_clear_handle_id (&self->ages_id, g_source_remove);
+
+  G_OBJECT_CLASS (lwn_headline_list_parent_class)->dispose (object);
+}
+
+static void
+lwn_headline_list_finalize (GObject *object)
+{
+  LwnHeadlineList *self = LWN_HEADLINE_LIST (object);
+
+  g_ptr_array_unref (self->rows);
+
+  G_OBJECT_CLASS (lwn_headline_list_parent_class)->finalize (object);
+}
+
+static void
+lwn_headline_list_class_init (LwnHeadlineListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkListBoxClass *list_box_class = GTK_LIST_BOX_CLASS (klass);
+
+  object_class->dispose = lwn_headline_list_dispose;
+  object_class->finalize = lwn_headline_list_finalize;
+  widget_class->size_allocate = lwn_headline_list_size_allocate;
+  widget_class->map = lwn_headline_list_map;
+  widget_class->unmap = lwn_headline_list_unmap;
+  list_box_class->move_cursor = lwn_headline_list_move_cursor;
+}
+
+static void
+lwn_headline_list_init (LwnHeadlineList *self)
+{
+  self->rows = g_ptr_array_new ();
+  gtk_list_box_set_sort_func (GTK_LIST_BOX (self), compare_rows, NULL, NULL);
+}
+
+/**
+ * lwn_headline_list_set_model:
+ * @self: a #LwnHeadlineList
+ * @headlines: (nullable): the #LwnHeadline items to show, or %NULL for none
+ *
+ * Shows @headlines and follows their changes; the first rows are made at
+ * once, so that the list's first frame has them.
+ */
+void
+lwn_headline_list_set_model (LwnHeadlineList *self,
+                             GListModel *headlines)
+{
+  g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
+  g_return_if_fail (headlines == NULL || G_IS_LIST_MODEL (headlines));
+
+  if (self->headlines != NULL)
+    g_signal_handlers_disconnect_by_data (self->headlines, self);
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  g_clear_object (&self->anchor);
+  g_set_object (&self->headlines, headlines);
+  if (headlines != NULL)
+    {
+      g_signal_connect_object (headlines, "items-changed", G_CALLBACK (headlines_changed_cb), self, 0);
+      update_rows (self);
+      fill_rows (self, FIRST_ROWS);
+    }
+  else
+    {
+      /* The rows stay until the list goes; they only stop following. */
+      g_ptr_array_set_size (self->rows, 0);
+    }
+}

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* LwnHeadlineRow: a headline's title (bold while unread), its details line and its summary, with quotes drawn as
+ * blocks; the same widget follows the headline across refreshes, so that focus and screen readers stay with it. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "lwn-headline-row.h"
+#include "lwn-text.h"
+#include "lwn-url.h"
+
+/* A wrapped label's least width is its text laid out as narrow as it goes:
+ * for a long summary, a word a line, milliseconds of shaping per label. A
+ * floor of this many characters lays it out a few times faster and only
+ * keeps the window from being made narrower than a column of text. */
+#define LABEL_MIN_CHARS 20
+
+struct _LwnHeadlineRow
+{
+  GtkListBoxRow parent_instance;
+
+  LwnHeadline *headline;
+  gulong unread_id;
+  guint position;
+  char *details;
+
+  GtkWidget *box;
+  GtkLabel *title;
+  GtkLabel *details_label;
+};
+
+G_DEFINE_FINAL_TYPE (LwnHeadlineRow, lwn_headline_row, GTK_TYPE_LIST_BOX_ROW)
+
+static gboolean
+summary_activate_link_cb (GtkLabel *label,
+                          const char *uri,
+                          LwnHeadlineRow *self)
+{
+  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  GtkApplication *application = GTK_IS_WINDOW (toplevel) ? gtk_window_get_application (GTK_WINDOW (toplevel)) : NULL;
+
+  /* Handled here in any case: GTK's own handler would open any scheme. */
+  if (application != NULL && lwn_url_is_launchable (uri))
+    g_action_group_activate_action (G_ACTION_GROUP (application), "open-link", g_variant_new_string (uri));
+  return TRUE;
+}
+
+/* What a sighted person reads first, and then the rest, for screen readers;
+ * set only when it changes, as each change is an event for them. */
+static void
+describe (LwnHeadlineRow *self)
+{
+  AtkObject *accessible = gtk_widget_get_accessible (GTK_WIDGET (self));
+  const char *title = lwn_headline_get_title (self->headline);
+  const char *summary = lwn_feed_item_get_summary (lwn_headline_get_item (self->headline));
+  g_autofree char *name = NULL;
+  g_autofree char *description = NULL;
+
+  /* Translators: the name a screen reader gives an unread headline. */
+  name = lwn_headline_get_unread (self->headline) ? g_strdup_printf (_ ("%s, unread"), title) : g_strdup (title);
+  if (g_strcmp0 (atk_object_get_name (accessible), name) != 0)
+    atk_object_set_name (accessible, name);
+
+  if (*self->details != '\0' && *summary != '\0')
+    description = g_strdup_printf ("%s. %s", self->details, summary);
+  else
+    description = g_strconcat (self->details, summary, NULL);
+  if (g_strcmp0 (atk_object_get_description (accessible), description) != 0)
+    atk_object_set_description (accessible, description);
+}
+
+static void
+show_title (LwnHeadlineRow *self)
+{
+  g_autofree char *escaped = lwn_text_escape_markup (lwn_headline_get_title (self->headline));
+  g_autofree char *markup = lwn_headline_get_unread (self->headline) ? g_strdup_printf ("<b>%s</b>", escaped)
+                                                                     : g_strdup (escaped);
+
+  gtk_label_set_markup (self->title, markup);
+}
+
+static void
+headline_unread_changed_cb (LwnHeadline *headline,
+                            GParamSpec *pspec,
+                            LwnHeadlineRow *self)
+{
+  show_title (self);
+  describe (self);
+}
+
+static GtkWidget *
+new_label (const char *style_class)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_line_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (label), LABEL_MIN_CHARS);
+  if (style_class != NULL)
+    gtk_style_context_add_class (gtk_widget_get_style_context (label), style_class);
+  gtk_widget_show (label);
+  return label;
+}
+
+static void
+add_summary_block (LwnHeadlineRow *self,
+                   GtkContainer *box,
+                   guint depth,
+                   gboolean new_paragraph,
+                   const char *markup)
+{
+  GtkWidget *label = new_label (NULL);
+  GtkWidget *child = label;
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_track_visited_links (GTK_LABEL (label), FALSE);
+  g_signal_connect_object (label, "activate-link", G_CALLBACK (summary_activate_link_cb), self, 0);
+
+  /* A box per level, so that a quote in a quote has a rule of its own. */
+  for (guint i = 0; i < depth; i++)
+    {
+      GtkWidget *quote = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+      gtk_style_context_add_class (gtk_widget_get_style_context (quote), "lwn-quote");
+      gtk_container_add (GTK_CONTAINER (quote), child);
+      gtk_widget_show (quote);
+      child = quote;
+    }
+  /* About the blank line that sets paragraphs apart inside a label. */
+  if (new_paragraph)
+    gtk_widget_set_margin_top (child, 12);
+  gtk_container_add (box, child);
+}
+
+/* A label marks only the first line of a wrapped paragraph with
+ * LWN_TEXT_QUOTE_PREFIX, so the row draws quotes as blocks instead. */
+typedef struct
+{
+  guint depth;
+  gboolean new_paragraph;
+  char *markup;
+} SummaryBlock;
+
+static void
+summary_block_clear (SummaryBlock *block)
+{
+  g_free (block->markup);
+}
+
+/* Whether @markup is well-formed on its own; the tags are the converter's,
+ * and pango_parse_markup() would refuse the links a GtkLabel takes out first. */
+static gboolean
+is_well_formed (const char *markup)
+{
+  const GMarkupParser parser = { 0 };
+  g_autoptr (GMarkupParseContext) context = g_markup_parse_context_new (&parser, G_MARKUP_DEFAULT_FLAGS, NULL, NULL);
+
+  return g_markup_parse_context_parse (context, "<markup>", -1, NULL)
+         && g_markup_parse_context_parse (context, markup, -1, NULL)
+         && g_markup_parse_context_parse (context, "</markup>", -1, NULL)
+         && g_markup_parse_context_end_parse (context, NULL);
+}
+
+/* Splits the summary into blocks: the running text, and each block quote by
+ * its depth, without its line markers. Returns FALSE if a block is not
+ * markup of its own, which lwn_text_markup_from_html() rules out by closing
+ * every tag before a line break. */
+static gboolean
+split_summary (const char *summary,
+               GArray *blocks)
+{
+  g_auto (GStrv) lines = g_strsplit (summary, "\n", -1);
+  g_autoptr (GString) text = g_string_new (NULL);
+  SummaryBlock block = { 0 };
+  gboolean blank = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      guint depth = 0;
+
+      if (*line == '\0')
+        {
+          blank = text->len > 0;
+          continue;
+        }
+      while (g_str_has_prefix (line, LWN_TEXT_QUOTE_PREFIX))
+        {
+          line += strlen (LWN_TEXT_QUOTE_PREFIX);
+          depth++;
+        }
+
+      if (text->len > 0 && depth != block.depth)
+        {
+          block.markup = g_strdup (text->str);
+          g_array_append_val (blocks, block);
+          g_string_truncate (text, 0);
+          block.new_paragraph = blank;
+        }
+      else if (text->len > 0)
+        g_string_append (text, blank ? "\n\n" : "\n");
+      g_string_append (text, line);
+      block.depth = depth;
+      blank = FALSE;
+    }
+  if (text->len > 0)
+    {
+      block.markup = g_strdup (text->str);
+      g_array_append_val (blocks, block);
+    }
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      if (!is_well_formed (g_array_index (blocks, SummaryBlock, i).markup))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_summary (LwnHeadlineRow *self,
+             GtkContainer *box,
+             const char *summary)
+{
+  g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (SummaryBlock));
+
+  g_array_set_clear_func (blocks, (GDestroyNotify) summary_block_clear);
+  if (strstr (summary, LWN_TEXT_QUOTE_PREFIX) == NULL || !split_summary (summary, blocks))
+    {
+      add_summary_block (self, box, 0, FALSE, summary);
+      return;
+    }
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      SummaryBlock *block = &g_array_index (blocks, SummaryBlock, i);
+
+      add_summary_block (self, box, block->depth, block->new_paragraph, block->markup);
+    }
+}
+
+/* The title, details and summary of the current headline, in a new box. */
+static void
+build (LwnHeadlineRow *self)
+{
+  const char *summary = lwn_feed_item_get_summary_markup (lwn_headline_get_item (self->headline));
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+
+  if (self->box != NULL)
+    gtk_widget_destroy (self->box);
+  self->box = box;
+
+  g_object_set (box, "margin-start", 18, "margin-end", 18, "margin-top", 12, "margin-bottom", 12, NULL);
+  self->title = GTK_LABEL (new_label (NULL));
+  show_title (self);
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->title));
+
+  self->details_label = GTK_LABEL (new_label ("dim-label"));
+  gtk_label_set_text (self->details_label, self->details);
+  gtk_widget_set_visible (GTK_WIDGET (self->details_label), *self->details != '\0');
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->details_label));
+
+  if (*summary != '\0')
+    add_summary (self, GTK_CONTAINER (box), summary);
+
+  gtk_container_add (GTK_CONTAINER (self), box);
+  gtk_widget_show (box);
+  gtk_widget_set_sensitive (GTK_WIDGET (self), lwn_headline_get_url (self->headline) != NULL);
+}
+
+/* Whether the two show the same: everything but the read mark. */
+static gboolean
+same_item (LwnFeedItem *a,
+           LwnFeedItem *b)
+{
+  GDateTime *date_a = lwn_feed_item_get_date (a);
+  GDateTime *date_b = lwn_feed_item_get_date (b);
+
+  if (a == b)
+    return TRUE;
+  return g_strcmp0 (lwn_feed_item_get_title (a), lwn_feed_item_get_title (b)) == 0
+         && g_strcmp0 (lwn_feed_item_get_url (a), lwn_feed_item_get_url (b)) == 0
+         && g_strcmp0 (lwn_feed_item_get_author (a), lwn_feed_item_get_author (b)) == 0
+         && g_strcmp0 (lwn_feed_item_get_description (a), lwn_feed_item_get_description (b)) == 0
+         && lwn_feed_item_get_paywalled (a) == lwn_feed_item_get_paywalled (b)
+         && (date_a == NULL ? date_b == NULL : date_b != NULL && g_date_time_equal (date_a, date_b));
+}
+
+static void
+watch_headline (LwnHeadlineRow *self,
+                LwnHeadline *headline)
+{
+  if (self->headline != NULL)
+    g_clear_signal_handler (&self->unread_id, self->headline);
+  g_set_object (&self->headline, headline);
+  if (headline != NULL)
+    self->unread_id = g_signal_connect_object (headline, "notify::unread", G_CALLBACK (headline_unread_changed_cb),
+                                               self, 0);
+}
+
+static void
+lwn_headline_row_dispose (GObject *object)
+{
+  LwnHeadlineRow *self = LWN_HEADLINE_ROW (object);
+
+  watch_headline (self, NULL);
+  self->box = NULL;
+
+  G_OBJECT_CLASS (lwn_headline_row_parent_class)->dispose (object);
+}
+
+static void
+lwn_headline_row_finalize (GObject *object)
+{
+  LwnHeadlineRow *self = LWN_HEADLINE_ROW (object);
+
+  g_free (self->details);
+
+  G_OBJECT_CLASS (lwn_headline_row_parent_class)->finalize (object);
+}
+
+static void
+lwn_headline_row_class_init (LwnHeadlineRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = lwn_headline_row_dispose;
+  object_class->finalize = lwn_headline_row_finalize;
+}
+
+static void
+lwn_headline_row_init (LwnHeadlineRow *self)
+{
+  self->details = g_strdup ("");
+}
+
+/**
+ * lwn_headline_row_new:
+ * @headline: the headline to show
+ * @position: where it is in the reader's headlines, for sorting
+ * @now: the present, for the headline's age
+ *
+ * Returns: (transfer floating): a new row, shown
+ */
+LwnHeadlineRow *
+lwn_headline_row_new (LwnHeadline *headline,
+                      guint position,
+                      GDateTime *now)
+{
+  LwnHeadlineRow *self;
+
+  g_return_val_if_fail (LWN_IS_HEADLINE (headline), NULL);
+
+  self = g_object_new (LWN_TYPE_HEADLINE_ROW, NULL);
+  self->position = position;
+  watch_headline (self, headline);
+  g_free (self->details);
+  self->details = lwn_headline_dup_details (headline, now);
+  build (self);
+  describe (self);
+  gtk_widget_show (GTK_WIDGET (self));
+  return self;
+}
+
+LwnHeadline *
+lwn_headline_row_get_headline (LwnHeadlineRow *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE_ROW (self), NULL);
+
+  return self->headline;
+}
+
+/**
+ * lwn_headline_row_set_headline:
+ * @self: a #LwnHeadlineRow
+ * @headline: the headline with the same id in a newer feed
+ * @now: the present, for the headline's age
+ *
+ * Follows @headline from now on. Only what differs changes: the title for a
+ * read mark, the whole content if the item was edited; the row itself stays,
+ * and with it the focus.
+ */
+void
+lwn_headline_row_set_headline (LwnHeadlineRow *self,
+                               LwnHeadline *headline,
+                               GDateTime *now)
+{
+  gboolean was_unread;
+  gboolean same;
+
+  g_return_if_fail (LWN_IS_HEADLINE_ROW (self));
+  g_return_if_fail (LWN_IS_HEADLINE (headline));
+
+  if (headline == self->headline)
+    return;
+
+  was_unread = lwn_headline_get_unread (self->headline);
+  same = same_item (lwn_headline_get_item (self->headline), lwn_headline_get_item (headline));
+  watch_headline (self, headline);
+  if (!same)
+    {
+      g_free (self->details);
+      self->details = lwn_headline_dup_details (headline, now);
+      build (self);
+      describe (self);
+      return;
+    }
+  if (was_unread != lwn_headline_get_unread (headline))
+    show_title (self);
+  lwn_headline_row_update_age (self, now);
+  describe (self);
+}
+
+guint
+lwn_headline_row_get_position (LwnHeadlineRow *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE_ROW (self), 0);
+
+  return self->position;
+}
+
+void
+lwn_headline_row_set_position (LwnHeadlineRow *self,
+                               guint position)
+{
+  g_return_if_fail (LWN_IS_HEADLINE_ROW (self));
+
+  self->position = position;
+}
+
+/**
+ * lwn_headline_row_update_age:
+ * @self: a #LwnHeadlineRow
+ * @now: the present
+ *
+ * Brings the details line ("3 hours ago · …") up to @now, touching the label
+ * only if its text changes.
+ */
+void
+lwn_headline_row_update_age (LwnHeadlineRow *self,
+                             GDateTime *now)
+{
+  g_autofree char *details = NULL;
+
+  g_return_if_fail (LWN_IS_HEADLINE_ROW (self));
+
+  details = lwn_headline_dup_details (self->headline, now);
+  if (strcmp (details, self->details) == 0)
+    return;
+
+  g_free (self->details);
+  self->details = g_steal_pointer (&details);
+  gtk_label_set_text (self->details_label, self->details);
+  gtk_widget_set_visible (GTK_WIDGET (self->details_label), *self->details != '\0');
+  describe (self);
+}

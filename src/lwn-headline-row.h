@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One row of the headlines window: a headline's title, details and summary, kept up to date in place. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "lwn-headline.h"
+
+G_BEGIN_DECLS
+
+#define LWN_TYPE_HEADLINE_ROW (lwn_headline_row_get_type ())
+G_DECLARE_FINAL_TYPE (LwnHeadlineRow, lwn_headline_row, LWN, HEADLINE_ROW, GtkListBoxRow)
+
+/* clang-format off */
+LwnHeadlineRow *lwn_headline_row_new          (LwnHeadline    *headline,
+                                               guint           position,
+                                               GDateTime      *now);
+LwnHeadline    *lwn_headline_row_get_headline (LwnHeadlineRow *self);
+void            lwn_headline_row_set_headline (LwnHeadlineRow *self,
+                                               LwnHeadline    *headline,
+                                               GDateTime      *now);
+guint           lwn_headline_row_get_position (LwnHeadlineRow *self);
+void            lwn_headline_row_set_position (LwnHeadlineRow *self,
+                                               guint           position);
+void            lwn_headline_row_update_age   (LwnHeadlineRow *self,
+                                               GDateTime      *now);
+/* clang-format on */
+
+G_END_DECLS
