@@ -565,7 +565,7 @@ lwn_application_startup (GApplication *application)
   add_actions (self);
   g_signal_connect (self->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), self);
   reader_n_unread_cb (self->reader, NULL, self);
-  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, self->session_bus, icons);
+  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->watcher_id = g_bus_watch_name_on_connection (self->session_bus, STATUS_NOTIFIER_WATCHER,
@@ -770,14 +770,16 @@ lwn_application_handle_local_options (GApplication *application,
       return 1;
     }
 
-  /* Made here, before startup: the tray needs the connection made already
-   * (see lwn_tray_new()), and failing here takes one clear line. */
+  /* Made here, before startup and before any other thread: the tray needs
+   * the connection made already and its lookups ordered (see
+   * lwn_tray_order_bus_lookups()), and failing here takes one clear line. */
   self->session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (self->session_bus == NULL)
     {
       g_printerr ("lwn-tray: %s: %s\n", _ ("cannot connect to the session bus"), error->message);
       return 1;
     }
+  lwn_tray_order_bus_lookups (self->session_bus);
 
   return -1;
 }

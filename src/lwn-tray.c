@@ -279,10 +279,23 @@ made_connection_init_async (GAsyncInitable *initable,
   g_task_return_boolean (task, TRUE);
 }
 
-static void
-order_bus_lookups (GDBusConnection *session_bus)
+/**
+ * lwn_tray_order_bus_lookups:
+ * @session_bus: the process's session bus connection, made already (with
+ *   g_bus_get_sync())
+ *
+ * From then on, g_bus_get() of @session_bus answers from the caller's main
+ * loop rather than from a worker thread, which the indicator needs (see
+ * above). Call it once, before any other thread may look up a bus: it
+ * changes a table the whole process shares. When GLib gives GDBusConnection
+ * an asynchronous initialisation of its own, this leaves it alone.
+ */
+void
+lwn_tray_order_bus_lookups (GDBusConnection *session_bus)
 {
   static gsize overridden = 0;
+
+  g_return_if_fail (G_IS_DBUS_CONNECTION (session_bus));
 
   g_object_set_qdata (G_OBJECT (session_bus), made_connection_quark (), GINT_TO_POINTER (TRUE));
   if (g_once_init_enter (&overridden))
@@ -290,9 +303,17 @@ order_bus_lookups (GDBusConnection *session_bus)
       /* The class stays referenced: the table below lives in it. */
       GAsyncInitableIface *iface = g_type_interface_peek (g_type_class_ref (G_TYPE_DBUS_CONNECTION),
                                                           G_TYPE_ASYNC_INITABLE);
+      GAsyncInitableIface *generic = g_type_default_interface_peek (G_TYPE_ASYNC_INITABLE);
 
-      thread_init_async = iface->init_async;
-      iface->init_async = made_connection_init_async;
+      /* Only GLib's generic, threaded version is known to take our task in
+       * its finish function; anything else is GLib's own, better answer. */
+      if (generic != NULL && iface->init_async == generic->init_async && iface->init_finish == generic->init_finish)
+        {
+          thread_init_async = iface->init_async;
+          iface->init_async = made_connection_init_async;
+        }
+      else
+        g_debug ("GDBusConnection initialises on its own; bus lookups keep GLib's order");
       g_once_init_leave (&overridden, 1);
     }
 }
@@ -645,30 +666,23 @@ lwn_tray_expect_host (LwnTray *self)
  *   "open-headline" (an item id), "refresh", "mark-all-read", "open-site",
  *   "quit", and the boolean state of "autostart"
  * @reader: the reading model the menu shows
- * @session_bus: the process's session bus connection, made already (with
- *   g_bus_get_sync()); the indicator finds it with g_bus_get()
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
  *   icons in, for a program run from its source tree
  *
- * Creates the indicator and its menu. From then on, g_bus_get() of
- * @session_bus answers from the caller's main loop rather than from a
- * worker thread, which the indicator needs (see order_bus_lookups()).
+ * Creates the indicator and its menu. The session bus connection must be
+ * made already, and given to lwn_tray_order_bus_lookups().
  *
  * Returns: (transfer full): a new #LwnTray
  */
 LwnTray *
 lwn_tray_new (GActionGroup *actions,
               LwnReader *reader,
-              GDBusConnection *session_bus,
               const char *icon_theme_path)
 {
   LwnTray *self;
 
   g_return_val_if_fail (G_IS_ACTION_GROUP (actions), NULL);
   g_return_val_if_fail (LWN_IS_READER (reader), NULL);
-  g_return_val_if_fail (G_IS_DBUS_CONNECTION (session_bus), NULL);
-
-  order_bus_lookups (session_bus);
 
   self = g_object_new (LWN_TYPE_TRAY, NULL);
   /* Not a reference: the application owns the tray. */
