@@ -16,14 +16,14 @@ G_DECLARE_FINAL_TYPE (LwnTray, lwn_tray, LWN, TRAY, GObject)
 
 /* clang-format off */
 void      lwn_tray_order_bus_lookups (GDBusConnection *session_bus);
-LwnTray  *lwn_tray_new             (GActionGroup    *actions,
-                                    LwnReader       *reader,
-                                    const char      *icon_theme_path);
-void      lwn_tray_set_max_items   (LwnTray         *self,
-                                    guint            max_items);
-void      lwn_tray_schedule_update (LwnTray         *self);
-gboolean  lwn_tray_is_connected    (LwnTray         *self);
-void      lwn_tray_expect_host     (LwnTray         *self);
+LwnTray  *lwn_tray_new               (GActionGroup    *actions,
+                                      LwnReader       *reader,
+                                      const char      *icon_theme_path);
+void      lwn_tray_set_max_items     (LwnTray         *self,
+                                      guint            max_items);
+void      lwn_tray_schedule_update   (LwnTray         *self);
+gboolean  lwn_tray_is_connected      (LwnTray         *self);
+void      lwn_tray_expect_host       (LwnTray         *self);
 /* clang-format on */
 
 G_END_DECLS
