@@ -322,10 +322,7 @@ update_rows (LwnHeadlineList *self)
       LwnHeadlineRow *row = row_at (self, i);
       const char *id = row != NULL ? lwn_headline_get_id (lwn_headline_row_get_headline (row)) : NULL;
 
-      /* A feed that repeats an id: the first row is the one kept. */
-      if (row != NULL && g_hash_table_contains (by_id, id))
-        g_ptr_array_add (gone, row);
-      else if (row != NULL)
+      if (row != NULL)
         g_hash_table_insert (by_id, (gpointer) id, row);
     }
 

@@ -186,13 +186,16 @@ lwn_reader_show_feed (LwnReader *self,
     {
       LwnFeedItem *item = lwn_feed_get_item (feed, i);
       const char *id = lwn_feed_item_get_id (item);
-      LwnHeadline *headline = lwn_headline_new (item, !lwn_store_is_read (self->store, id));
+      LwnHeadline *headline;
 
       ids[i] = id;
+      /* A feed that repeats an id: the first one is the headline, in every
+       * view, and the one a click means. */
+      if (g_hash_table_contains (self->headline_by_id, id))
+        continue;
+      headline = lwn_headline_new (item, !lwn_store_is_read (self->store, id));
       g_ptr_array_add (headlines, headline);
-      /* A feed that repeats an id: the first one is the one a click means. */
-      if (!g_hash_table_contains (self->headline_by_id, id))
-        g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
+      g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
     }
   /* What is shown is what the store must remember last of all. */
   lwn_store_note_shown_ids (self->store, ids, n);

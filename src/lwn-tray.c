@@ -471,9 +471,6 @@ show_headlines (LwnTray *self)
           item = new_headline_item (self, id);
           g_hash_table_insert (self->headline_items, g_strdup (id), item);
         }
-      /* A feed that repeats an id shows it once. */
-      else if (g_ptr_array_find (items, item, NULL))
-        continue;
 
       item_set_label (item, label);
       item_set_sensitive (item, openable);

@@ -108,6 +108,31 @@ test_read_marks (Fixture *fixture,
   g_assert_false (lwn_headline_get_unread (headline_at (fixture, 0)));
 }
 
+static void
+test_repeated_id (Fixture *fixture,
+                  gconstpointer data)
+{
+  const guint numbers[] = { 3, 2, 3, 1 };
+  g_autofree char *url = NULL;
+  GListModel *headlines;
+
+  g_test_summary ("A feed that repeats an id shows that headline once, and opening it leaves nothing of it unread");
+
+  serve (fixture, numbers, G_N_ELEMENTS (numbers), NULL);
+  start_and_load (fixture);
+
+  headlines = lwn_reader_get_headlines (fixture->reader);
+  g_assert_cmpuint (g_list_model_get_n_items (headlines), ==, 3);
+  g_assert_cmpstr (lwn_headline_get_id (headline_at (fixture, 0)), ==, "https://lwn.net/Articles/3/");
+  g_assert_cmpstr (lwn_headline_get_id (headline_at (fixture, 1)), ==, "https://lwn.net/Articles/2/");
+  g_assert_cmpstr (lwn_headline_get_id (headline_at (fixture, 2)), ==, "https://lwn.net/Articles/1/");
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 3);
+
+  url = lwn_reader_open (fixture->reader, "https://lwn.net/Articles/3/");
+  g_assert_cmpstr (url, ==, "https://lwn.net/Articles/3/");
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 2);
+}
+
 static gboolean
 cache_shown (Fixture *fixture)
 {
@@ -452,6 +477,7 @@ main (int argc,
   ADD ("/reader/first-run", test_first_run);
   ADD ("/reader/new-items-across-restarts", test_new_items_across_restarts);
   ADD ("/reader/read-marks", test_read_marks);
+  ADD ("/reader/repeated-id", test_repeated_id);
   ADD ("/reader/moved", test_moved);
   ADD ("/reader/not-modified", test_not_modified);
   ADD ("/reader/restart-conditional", test_restart_conditional);
