@@ -22,6 +22,8 @@
 /* How long a tray host may take to appear before the user is told there is none. */
 #define TRAY_HOST_GRACE_SECONDS 5
 #define STATUS_NOTIFIER_WATCHER "org.kde.StatusNotifierWatcher"
+/* How long quitting waits for a "Start at login" write under way. */
+#define AUTOSTART_FLUSH_MS 2000
 
 struct _LwnApplication
 {
@@ -692,6 +694,10 @@ lwn_application_shutdown (GApplication *application)
   g_clear_handle_id (&self->watcher_id, g_bus_unwatch_name);
   if (self->notifier != NULL)
     lwn_notifier_withdraw_all (self->notifier);
+  /* "Start at login" clicked just before quitting is written before the
+   * process goes, or it would be lost with the worker that writes it. */
+  if (self->autostart != NULL && !lwn_autostart_switch_flush (self->autostart, AUTOSTART_FLUSH_MS))
+    g_warning ("Start at login: the entry was still being written at quit; it may not match the last choice");
 
   release_services (self);
 

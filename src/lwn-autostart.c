@@ -581,6 +581,50 @@ lwn_autostart_switch_is_busy (LwnAutostartSwitch *self)
   return self->writing;
 }
 
+static gboolean
+flush_expired_cb (gpointer user_data)
+{
+  gboolean *expired = user_data;
+
+  *expired = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * lwn_autostart_switch_flush:
+ * @self: a #LwnAutostartSwitch
+ * @timeout_ms: how long to wait at most
+ *
+ * Runs the thread-default main context until the last request is written,
+ * or @timeout_ms have passed: for quitting, so that a choice just made is
+ * not lost with the process. The entry is a small file, so this is short;
+ * the bound is for a folder that hangs.
+ *
+ * Returns: whether every request has settled
+ */
+gboolean
+lwn_autostart_switch_flush (LwnAutostartSwitch *self,
+                            guint timeout_ms)
+{
+  g_autoptr (GMainContext) context = NULL;
+  g_autoptr (GSource) timeout = NULL;
+  gboolean expired = FALSE;
+
+  g_return_val_if_fail (LWN_IS_AUTOSTART_SWITCH (self), FALSE);
+
+  if (!self->writing)
+    return TRUE;
+
+  context = g_main_context_ref_thread_default ();
+  timeout = g_timeout_source_new (timeout_ms);
+  g_source_set_callback (timeout, flush_expired_cb, &expired, NULL);
+  g_source_attach (timeout, context);
+  while (self->writing && !expired)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timeout);
+  return !self->writing;
+}
+
 /**
  * lwn_autostart_switch_request:
  * @self: a #LwnAutostartSwitch

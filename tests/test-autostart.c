@@ -576,6 +576,32 @@ wait_settled (LwnAutostartSwitch *autostart,
 }
 
 static void
+test_switch_flush (void)
+{
+  g_autoptr (LwnAutostartSwitch) autostart = lwn_autostart_switch_new ("/usr/bin/lwn-tray");
+
+  g_test_summary ("Flushing before quitting writes the last of several requests, without the caller's main "
+                  "loop running otherwise");
+
+  g_assert_true (lwn_autostart_switch_flush (autostart, 100));
+
+  lwn_autostart_switch_request (autostart, TRUE);
+  lwn_autostart_switch_request (autostart, FALSE);
+  lwn_autostart_switch_request (autostart, TRUE);
+  lwn_autostart_switch_request (autostart, FALSE);
+  g_assert_true (lwn_autostart_switch_is_busy (autostart));
+  g_assert_true (lwn_autostart_switch_flush (autostart, 10000));
+  g_assert_false (lwn_autostart_switch_is_busy (autostart));
+  g_assert_false (lwn_autostart_is_enabled ());
+  assert_user_entry_exists (FALSE);
+
+  lwn_autostart_switch_request (autostart, TRUE);
+  g_assert_true (lwn_autostart_switch_flush (autostart, 10000));
+  g_assert_true (lwn_autostart_switch_get_enabled (autostart));
+  assert_user_entry_exists (TRUE);
+}
+
+static void
 test_switch_overlapping (void)
 {
   g_autoptr (LwnAutostartSwitch) autostart = lwn_autostart_switch_new ("/usr/bin/lwn-tray");
@@ -717,6 +743,7 @@ main (int argc,
   g_test_add_func ("/autostart/async/error", test_async_error);
   g_test_add_func ("/autostart/async/off-thread", test_async_off_thread);
   g_test_add_func ("/autostart/switch/overlapping", test_switch_overlapping);
+  g_test_add_func ("/autostart/switch/flush", test_switch_flush);
   g_test_add_func ("/autostart/switch/failure", test_switch_failure);
   g_test_add_func ("/autostart/switch/disposed-while-writing", test_switch_disposed_while_writing);
 

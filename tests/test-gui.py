@@ -768,6 +768,25 @@ def test_start_at_login_fast_and_failing(s):
     stop_ok(applet)
 
 
+
+def test_start_at_login_then_quit(s):
+    """Start at login clicked four times and Quit at once: the applet writes the last
+    choice (off) before it goes, and does not leave the first one (on) on disk."""
+    s.server.set_items([current(937102)])
+    applet = s.start()
+    menu = applet.menu()
+    item = menu.wait_item("Start at login")
+    menu.click_ids([item["id"]] * 4 + [menu.find("Quit")["id"]])
+    assert applet.wait_exit() == 0, applet.log()
+    assert not os.path.exists(autostart_file(s)), "the first click's entry outlived the last click"
+
+    applet = s.start()
+    menu = applet.menu()
+    item = menu.wait_item("Start at login")
+    menu.click_ids([item["id"]] * 3 + [menu.find("Quit")["id"]])
+    assert applet.wait_exit() == 0, applet.log()
+    assert os.path.exists(autostart_file(s)), "the last click's entry was not written"
+
 TESTS = [
     ("harness: recorder, feed server, notification mock, watcher", test_harness),
     ("cold start shows the loading placeholder", test_loading_placeholder),
@@ -791,6 +810,7 @@ TESTS = [
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
     ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
     ("Start at login clicked fast ends as clicked; a failure says why and unticks", test_start_at_login_fast_and_failing),
+    ("Start at login clicked, then Quit at once: the last choice is on disk", test_start_at_login_then_quit),
 ]
 
 
