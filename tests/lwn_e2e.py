@@ -31,6 +31,9 @@ LWN_FEED = os.path.join(DATA, "lwn-headlines-2023-07.rdf")
 # Bounded waits: long enough for a loaded two-core machine, short enough that a
 # broken applet fails the scenario instead of the whole suite timing out.
 TIMEOUT = float(os.environ.get("LWN_E2E_TIMEOUT", "20"))
+# How much slower the applet runs in this build: 3 under the sanitizers, as
+# meson's asan setup multiplies its timeouts. Latency bounds scale with it.
+SLOWDOWN = float(os.environ.get("LWN_E2E_SLOWDOWN", "1"))
 
 APP_ID = "io.github.lwntray.LwnTray"
 ITEM_ID = "lwn-tray"
@@ -653,6 +656,16 @@ class Menu:
             self.name, self.path, MENU_IFACE, "GetLayout", GLib.Variant("(iias)", (0, -1, [])), "(u(ia{sv}av))"
         )
         return root
+
+    def layout_latency(self):
+        """How long GetLayout takes beyond a round trip to the bus daemon made just
+        after it: the part that is the applet's main loop, not the machine's load."""
+        before = time.monotonic()
+        self.layout()
+        layout = time.monotonic() - before
+        before = time.monotonic()
+        self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping")
+        return max(0.0, layout - (time.monotonic() - before))
 
     def items(self):
         """Top-level entries in order, invisible ones included."""

@@ -578,7 +578,7 @@ sys.stdin.read()
 # everything below happens well within that.
 NM_GRACE = 10.0
 # How long the menu may take to answer, even while the monitor is being made.
-LAYOUT_BOUND = 0.050
+LAYOUT_BOUND = 0.050 * e2e.SLOWDOWN
 
 
 def test_network_monitor_hangs(s):
@@ -604,9 +604,7 @@ def test_network_monitor_hangs(s):
         wait_headlines(menu, items)
         worst = 0.0
         while time.monotonic() - started < NM_GRACE:
-            before = time.monotonic()
-            menu.layout()
-            worst = max(worst, time.monotonic() - before)
+            worst = max(worst, menu.layout_latency())
             time.sleep(0.02)
         assert "Following the network" not in applet.log(), "the monitor did not wait for NetworkManager"
         assert worst < LAYOUT_BOUND, "GetLayout took %.0f ms while the network monitor was made" % (worst * 1000)
