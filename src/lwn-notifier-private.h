@@ -48,7 +48,7 @@ struct _LwnNotifier
   guint generation;
   gboolean caps_asked; /* of this generation's server, not answered yet */
   gboolean caps_known;
-  gboolean caps_refused; /* this server did not answer: wait for another */
+  gint64 caps_retry_at; /* monotonic time: this server did not answer, so it is not asked before */
   gboolean body_markup;
   gboolean actions;
   gboolean told_no_server;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The notifier's conversation with the notification server, never waiting for it: which server has
- * the name (watched here, on the main thread), what it takes (asked once per server), showing and
- * closing notifications, and what the server says back. What libnotify does for these runs on the
- * notification thread (lwn-notifier-thread.c); what it answers comes back here as copies. */
+ * the name (watched here, on the main thread), what it takes (asked once per server that answers),
+ * showing and closing notifications, and what the server says back. What libnotify does for these
+ * runs on the notification thread (lwn-notifier-thread.c); what it answers comes back here as
+ * copies. */
 
 #include "config.h"
 
@@ -17,6 +18,9 @@
 /* How long quitting waits for the notification thread to close what it was asked to: a server
  * that does not answer is not waited for longer. */
 #define STOP_WAIT_MS 1000
+/* How long a server that has the name and did not say what it takes is left alone: it may still be
+ * starting, and asking at every announcement would hold the notification thread for it. */
+#define CAPS_RETRY_INTERVAL (60 * G_TIME_SPAN_SECOND)
 
 void
 lwn_notifier_close_notification (LwnNotifier *self,
@@ -145,9 +149,10 @@ capabilities_known (LwnNotifier *self,
   self->caps_asked = FALSE;
   if (result->error != NULL)
     {
-      /* A server that has the name and does not answer is not asked again;
-       * without one, the next announcement may start one. */
-      self->caps_refused = self->owner != NULL;
+      /* A server that has the name and does not answer is asked again at an announcement a while
+       * later; without one, the next announcement may start one. */
+      if (self->owner != NULL)
+        self->caps_retry_at = g_get_monotonic_time () + CAPS_RETRY_INTERVAL;
       if (!self->told_no_server)
         g_message ("No notification server answers, so new headlines wait for one: %s", result->error->message);
       self->told_no_server = TRUE;
@@ -161,11 +166,12 @@ capabilities_known (LwnNotifier *self,
   lwn_notifier_deliver_queued (self);
 }
 
-/* Once per server: asked again only when another has the name. */
+/* Once per server that answers: asked again when another has the name, or a while after this one
+ * did not answer. */
 static void
 request_capabilities (LwnNotifier *self)
 {
-  if (self->caps_known || self->caps_refused || self->caps_asked)
+  if (self->caps_known || self->caps_asked || g_get_monotonic_time () < self->caps_retry_at)
     return;
 
   /* May start an activatable server: the notification thread waits for it, the applet does not. */
@@ -207,7 +213,7 @@ server_changed (LwnNotifier *self)
   self->generation++;
   self->caps_asked = FALSE;
   self->caps_known = FALSE;
-  self->caps_refused = FALSE;
+  self->caps_retry_at = 0;
 
   for (guint i = 0; i < notes->len; i++)
     {

@@ -222,16 +222,16 @@ do_caps (LwnNotifyThread *self,
   g_autofree char *name = NULL;
   GList *caps = NULL;
 
+  posted->result.generation = request->generation;
   /* libnotify connects to the server here, quietly: asking for the capabilities without a server
-   * would warn. */
+   * would warn. Its answer is what tells that a server answers: the spec lets the list of
+   * capabilities be empty, and libnotify gives NULL for that. */
   if (notify_get_server_info (&name, NULL, NULL, NULL))
     {
       g_debug ("Notification server: %s", name);
       caps = notify_get_server_caps ();
     }
-
-  posted->result.generation = request->generation;
-  if (caps == NULL)
+  else
     g_set_error_literal (&posted->result.error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                          _ ("no notification server said what it can show"));
   for (GList *l = caps; l != NULL; l = l->next)

@@ -456,7 +456,8 @@ lwn_notifier_init (LwnNotifier *self)
  *
  * Returns: (transfer full): a notifier, with its notification thread; it
  *   asks a server for its capabilities when it first has something to
- *   show, and once more for each server that takes the name after it
+ *   show, and once more for each server that takes the name after it (or,
+ *   when one did not answer, at an announcement a minute later or more)
  */
 LwnNotifier *
 lwn_notifier_new (GDBusConnection *bus)

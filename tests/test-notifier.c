@@ -43,6 +43,7 @@ typedef struct
   GDBusConnection *connection;
   guint registration;
   char **caps;
+  guint fail_server_info; /* GetServerInformation calls still to fail, as a server still starting may */
   gboolean hold_caps;
   gboolean hold_notify;
   guint hold_notify_ms; /* how long Notify calls are held; 0 until the server leaves */
@@ -110,7 +111,12 @@ mock_method_call (GDBusConnection *connection,
   g_ptr_array_add (mock->calls, g_variant_ref_sink (g_variant_new ("(s@*)", method, parameters)));
 
   /* libnotify asks before anything else, once per connection to a server. */
-  if (g_str_equal (method, "GetServerInformation"))
+  if (g_str_equal (method, "GetServerInformation") && mock->fail_server_info > 0)
+    {
+      mock->fail_server_info--;
+      g_dbus_method_invocation_return_dbus_error (invocation, "org.freedesktop.DBus.Error.Failed", "Not ready yet");
+    }
+  else if (g_str_equal (method, "GetServerInformation"))
     g_dbus_method_invocation_return_value (invocation, g_variant_new ("(ssss)", "lwn-test", "lwn-tray", "1.0", "1.2"));
   else if (g_str_equal (method, "GetCapabilities"))
     {
@@ -668,6 +674,84 @@ test_capabilities_owner_change (Fixture *fixture,
 }
 
 static void
+test_capabilities_none (Fixture *fixture,
+                        gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (LwnFeedItem) item = make_item ("https://lwn.net/Articles/1/", "Fish", "<p>Fish &amp; chips</p>");
+  g_autoptr (GPtrArray) items = g_ptr_array_new ();
+  Notify notify;
+
+  g_test_summary ("A server that lists no capabilities, as the spec allows, gets notifications: plain text "
+                  "without actions");
+
+  mock = mock_server_new (fixture, "", 1, 0);
+  settle (fixture, mock);
+  g_ptr_array_add (items, item);
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 1);
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "Fish");
+  g_assert_cmpstr (notify.body, ==, "Fish & chips");
+  g_assert_cmpuint (notify.n_actions, ==, 0);
+  g_assert_cmpuint (mock_server_count (mock, "GetCapabilities"), ==, 1);
+  mock_server_free (mock);
+}
+
+static void
+test_capabilities_retry (Fixture *fixture,
+                         gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GPtrArray) summaries = g_ptr_array_new ();
+
+  g_test_summary ("A server that fails to answer once, as one still starting may, is asked again at a later "
+                  "announcement, not more often than once a minute, and then gets every headline that waited");
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  mock->fail_server_info = 1;
+  settle (fixture, mock);
+  announce (fixture, 1, 1);
+  wait_calls (mock, "GetServerInformation", 1);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 0);
+
+  /* Within the minute: the server is not asked again. */
+  announce (fixture, 2, 1);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "GetServerInformation"), ==, 1);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 0);
+
+  /* A minute later. */
+  fixture->notifier->caps_retry_at -= 60 * G_TIME_SPAN_SECOND;
+  announce (fixture, 3, 1);
+  wait_calls (mock, "Notify", 3);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 3);
+  for (guint i = 0; i < notifies->len; i++)
+    {
+      Notify notify = notify_at (notifies, i);
+
+      g_assert_true (notify.has_default_action);
+      g_ptr_array_add (summaries, (char *) notify.summary);
+    }
+  g_ptr_array_sort (summaries, compare_strings);
+  g_assert_cmpstr (g_ptr_array_index (summaries, 0), ==, "Headline 1");
+  g_assert_cmpstr (g_ptr_array_index (summaries, 1), ==, "Headline 2");
+  g_assert_cmpstr (g_ptr_array_index (summaries, 2), ==, "Headline 3");
+  g_assert_cmpuint (mock_server_count (mock, "GetCapabilities"), ==, 1);
+  mock_server_free (mock);
+}
+
+static void
 test_item_ids_apart (Fixture *fixture,
                      gconstpointer data)
 {
@@ -939,6 +1023,8 @@ main (int argc,
   ADD ("/notifier/no-server/bounded", test_no_server_bounded);
   ADD ("/notifier/server/returns", test_server_returns);
   ADD ("/notifier/capabilities/owner-change", test_capabilities_owner_change);
+  ADD ("/notifier/capabilities/none", test_capabilities_none);
+  ADD ("/notifier/capabilities/retry", test_capabilities_retry);
   ADD ("/notifier/ids/apart", test_item_ids_apart);
   ADD ("/notifier/group/total", test_group_total);
   ADD ("/notifier/group/read", test_group_read);
