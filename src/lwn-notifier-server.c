@@ -179,11 +179,16 @@ request_capabilities (LwnNotifier *self)
   lwn_notify_thread_request_caps (self->thread, self->generation);
 }
 
-/* Sends what the server has not got yet, oldest first, once it has said what it takes. */
+/* Sends what the server has not got yet, oldest first, once it has said what it takes: the one way
+ * to the notification thread for showing and asking. */
 void
 lwn_notifier_deliver_queued (LwnNotifier *self)
 {
   g_autoptr (GPtrArray) notes = NULL;
+
+  /* Disposed of: the thread has gone, and what is announced now is never shown. */
+  if (self->thread == NULL)
+    return;
 
   if (!self->caps_known)
     {
@@ -244,7 +249,7 @@ name_appeared_cb (GDBusConnection *connection,
   /* A request under way, made while no server was known, is this one's:
    * the bus hands it to the server it starts, or to the first to come. */
   if (lwn_notifier_has_queued (self))
-    request_capabilities (self);
+    lwn_notifier_deliver_queued (self);
 }
 
 static void

@@ -943,6 +943,49 @@ test_activation_token (Fixture *fixture,
   mock_server_free (mock);
 }
 
+/* Everything the notifier takes, once its thread has stopped. */
+static void
+use_disposed (LwnNotifier *notifier)
+{
+  g_autoptr (GPtrArray) one = make_items (2, 1);
+  g_autoptr (GPtrArray) many = make_items (12, 10);
+  g_autofree char *first = item_url (1);
+
+  lwn_notifier_announce (notifier, one, MAX_SINGLE, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (notifier, many, MAX_SINGLE, SITE_NAME, SITE_URL);
+  lwn_notifier_show_message (notifier, "A message", "About the applet");
+  lwn_notifier_withdraw (notifier, first);
+  lwn_notifier_withdraw_all (notifier);
+}
+
+static void
+test_disposed (Fixture *fixture,
+               gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (LwnNotifier) unasked = NULL;
+
+  g_test_summary ("A notifier already disposed of, as when a last reference outlives quitting, takes "
+                  "announcements, messages and withdrawals and sends nothing, whether it knew a server or not");
+
+  mock = start_server (fixture);
+  announce (fixture, 1, 1);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+  g_object_run_dispose (G_OBJECT (fixture->notifier));
+  use_disposed (fixture->notifier);
+
+  /* One that never asked a server what it takes. */
+  unasked = lwn_notifier_new (fixture->bus);
+  g_object_run_dispose (G_OBJECT (unasked));
+  use_disposed (unasked);
+
+  iterate_for (100);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 1);
+  g_assert_cmpuint (mock_server_count (mock, "GetCapabilities"), ==, 1);
+  mock_server_free (mock);
+}
+
 /* The longest this thread's main context took to come back, over @ms milliseconds. */
 static gint64
 worst_iteration (guint ms)
@@ -1031,6 +1074,7 @@ main (int argc,
   ADD ("/notifier/group/large", test_group_large);
   ADD ("/notifier/action/activation-token", test_activation_token);
   ADD ("/notifier/hung-server/quit", test_hung_server_quit);
+  ADD ("/notifier/disposed", test_disposed);
 #undef ADD
 
   return g_test_run ();
