@@ -69,8 +69,6 @@ GPtrArray *lwn_notifier_list_notes          (LwnNotifier *self);
 LwnNote   *lwn_notifier_find_note           (LwnNotifier *self,
                                              LwnNoteKind  kind,
                                              const char  *item_id);
-LwnNote   *lwn_notifier_find_by_id          (LwnNotifier *self,
-                                             guint32      id);
 gboolean   lwn_notifier_has_queued          (LwnNotifier *self);
 void       lwn_notifier_drop_note           (LwnNotifier *self,
                                              LwnNote     *note);

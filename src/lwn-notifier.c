@@ -98,22 +98,6 @@ lwn_notifier_find_note (LwnNotifier *self,
     }
 }
 
-LwnNote *
-lwn_notifier_find_by_id (LwnNotifier *self,
-                         guint32 id)
-{
-  g_autoptr (GPtrArray) notes = NULL;
-
-  if (id == 0)
-    return NULL;
-
-  notes = lwn_notifier_list_notes (self);
-  for (guint i = 0; i < notes->len; i++)
-    if (((LwnNote *) g_ptr_array_index (notes, i))->id == id)
-      return g_ptr_array_index (notes, i);
-  return NULL;
-}
-
 gboolean
 lwn_notifier_has_queued (LwnNotifier *self)
 {
