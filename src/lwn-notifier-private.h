@@ -89,9 +89,10 @@ void       lwn_notifier_forget_notification (LwnNotifier *self,
 
 /* For tests: notifications kept, waiting or shown, and headlines the group counts by id. */
 guint      lwn_notifier_count_kept          (LwnNotifier *self);
-/* For tests: returns once the notification thread has handled what the bus brought it before, and
- * this thread what the notification thread answered. */
-void       lwn_notifier_sync                (LwnNotifier *self);
+/* For tests: runs the thread-default main context (the notifier's) until the notification thread
+ * has handled what the bus brought it before, and this thread what it answered. Returns %FALSE if
+ * the thread did not answer within 10 s, or has stopped. */
+gboolean   lwn_notifier_sync                (LwnNotifier *self);
 /* clang-format on */
 
 G_END_DECLS

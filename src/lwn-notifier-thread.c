@@ -297,7 +297,10 @@ do_close (LwnNotifyThread *self,
   g_hash_table_remove (self->notifications, key);
 }
 
-/* For tests: what the bus delivered to this thread before is handled when the answer goes out. */
+/* For tests (see lwn_notifier_sync()): what the bus delivered to this thread before is handled when
+ * the answer goes out. The bus sends in order, so once it has answered a call on libnotify's
+ * connection (the session bus's shared one), every signal it sent there before is queued in this
+ * thread's context. */
 static void
 do_ping (LwnNotifyThread *self)
 {

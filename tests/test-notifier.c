@@ -318,7 +318,7 @@ settle (Fixture *fixture,
                                                -1, NULL, &error);
           g_assert_no_error (error);
         }
-      lwn_notifier_sync (fixture->notifier);
+      g_assert_true (lwn_notifier_sync (fixture->notifier));
       while (g_main_context_iteration (NULL, FALSE))
         ;
     }
@@ -981,6 +981,7 @@ test_disposed (Fixture *fixture,
   use_disposed (unasked);
 
   iterate_for (100);
+  g_assert_false (lwn_notifier_sync (fixture->notifier));
   g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 1);
   g_assert_cmpuint (mock_server_count (mock, "GetCapabilities"), ==, 1);
   mock_server_free (mock);
