@@ -225,7 +225,8 @@ do_caps (LwnNotifyThread *self,
   posted->result.generation = request->generation;
   /* libnotify connects to the server here, quietly: asking for the capabilities without a server
    * would warn. Its answer is what tells that a server answers: the spec lets the list of
-   * capabilities be empty, and libnotify gives NULL for that. */
+   * capabilities be empty, and libnotify gives NULL for that as for a failed call, so a server that
+   * answers this but not GetCapabilities gets plain text without actions. */
   if (notify_get_server_info (&name, NULL, NULL, NULL))
     {
       g_debug ("Notification server: %s", name);
