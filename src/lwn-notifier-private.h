@@ -48,7 +48,7 @@ struct _LwnNotifier
   guint generation;
   gboolean caps_asked; /* of this generation's server, not answered yet */
   gboolean caps_known;
-  gboolean caps_refused; /* this server did not answer: wait for another */
+  gint64 caps_retry_at; /* monotonic time: this server did not answer, so it is not asked before */
   gboolean body_markup;
   gboolean actions;
   gboolean told_no_server;
@@ -69,8 +69,6 @@ GPtrArray *lwn_notifier_list_notes          (LwnNotifier *self);
 LwnNote   *lwn_notifier_find_note           (LwnNotifier *self,
                                              LwnNoteKind  kind,
                                              const char  *item_id);
-LwnNote   *lwn_notifier_find_by_id          (LwnNotifier *self,
-                                             guint32      id);
 gboolean   lwn_notifier_has_queued          (LwnNotifier *self);
 void       lwn_notifier_drop_note           (LwnNotifier *self,
                                              LwnNote     *note);
@@ -91,9 +89,10 @@ void       lwn_notifier_forget_notification (LwnNotifier *self,
 
 /* For tests: notifications kept, waiting or shown, and headlines the group counts by id. */
 guint      lwn_notifier_count_kept          (LwnNotifier *self);
-/* For tests: returns once the notification thread has handled what the bus brought it before, and
- * this thread what the notification thread answered. */
-void       lwn_notifier_sync                (LwnNotifier *self);
+/* For tests: runs the thread-default main context (the notifier's) until the notification thread
+ * has handled what the bus brought it before, and this thread what it answered. Returns %FALSE if
+ * the thread did not answer within 10 s, or has stopped. */
+gboolean   lwn_notifier_sync                (LwnNotifier *self);
 /* clang-format on */
 
 G_END_DECLS

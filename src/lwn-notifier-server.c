@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The notifier's conversation with the notification server, never waiting for it: which server has
- * the name (watched here, on the main thread), what it takes (asked once per server), showing and
- * closing notifications, and what the server says back. What libnotify does for these runs on the
- * notification thread (lwn-notifier-thread.c); what it answers comes back here as copies. */
+ * the name (watched here, on the main thread), what it takes (asked once per server that answers),
+ * showing and closing notifications, and what the server says back. What libnotify does for these
+ * runs on the notification thread (lwn-notifier-thread.c); what it answers comes back here as
+ * copies. */
 
 #include "config.h"
 
@@ -17,6 +18,11 @@
 /* How long quitting waits for the notification thread to close what it was asked to: a server
  * that does not answer is not waited for longer. */
 #define STOP_WAIT_MS 1000
+/* How long a server that has the name and did not say what it takes is left alone: it may still be
+ * starting, and asking at every announcement would hold the notification thread for it. */
+#define CAPS_RETRY_INTERVAL (60 * G_TIME_SPAN_SECOND)
+/* How long lwn_notifier_sync() waits for the notification thread. */
+#define SYNC_WAIT_SECONDS 10
 
 void
 lwn_notifier_close_notification (LwnNotifier *self,
@@ -145,9 +151,10 @@ capabilities_known (LwnNotifier *self,
   self->caps_asked = FALSE;
   if (result->error != NULL)
     {
-      /* A server that has the name and does not answer is not asked again;
-       * without one, the next announcement may start one. */
-      self->caps_refused = self->owner != NULL;
+      /* A server that has the name and does not answer is asked again at an announcement a while
+       * later; without one, the next announcement may start one. */
+      if (self->owner != NULL)
+        self->caps_retry_at = g_get_monotonic_time () + CAPS_RETRY_INTERVAL;
       if (!self->told_no_server)
         g_message ("No notification server answers, so new headlines wait for one: %s", result->error->message);
       self->told_no_server = TRUE;
@@ -161,11 +168,12 @@ capabilities_known (LwnNotifier *self,
   lwn_notifier_deliver_queued (self);
 }
 
-/* Once per server: asked again only when another has the name. */
+/* Once per server that answers: asked again when another has the name, or a while after this one
+ * did not answer. */
 static void
 request_capabilities (LwnNotifier *self)
 {
-  if (self->caps_known || self->caps_refused || self->caps_asked)
+  if (self->caps_known || self->caps_asked || g_get_monotonic_time () < self->caps_retry_at)
     return;
 
   /* May start an activatable server: the notification thread waits for it, the applet does not. */
@@ -173,11 +181,16 @@ request_capabilities (LwnNotifier *self)
   lwn_notify_thread_request_caps (self->thread, self->generation);
 }
 
-/* Sends what the server has not got yet, oldest first, once it has said what it takes. */
+/* Sends what the server has not got yet, oldest first, once it has said what it takes: the one way
+ * to the notification thread for showing and asking. */
 void
 lwn_notifier_deliver_queued (LwnNotifier *self)
 {
   g_autoptr (GPtrArray) notes = NULL;
+
+  /* Disposed of: the thread has gone, and what is announced now is never shown. */
+  if (self->thread == NULL)
+    return;
 
   if (!self->caps_known)
     {
@@ -207,7 +220,7 @@ server_changed (LwnNotifier *self)
   self->generation++;
   self->caps_asked = FALSE;
   self->caps_known = FALSE;
-  self->caps_refused = FALSE;
+  self->caps_retry_at = 0;
 
   for (guint i = 0; i < notes->len; i++)
     {
@@ -238,7 +251,7 @@ name_appeared_cb (GDBusConnection *connection,
   /* A request under way, made while no server was known, is this one's:
    * the bus hands it to the server it starts, or to the first to come. */
   if (lwn_notifier_has_queued (self))
-    request_capabilities (self);
+    lwn_notifier_deliver_queued (self);
 }
 
 static void
@@ -330,20 +343,36 @@ lwn_notifier_unwatch_server (LwnNotifier *self)
     g_message ("The notification server did not answer; not waiting for it");
 }
 
-void
+static gboolean
+sync_timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Tests need to know when what a server said has reached the notifier, which goes through two
+ * threads, without sleeping and hoping: the notification thread answers a ping only once it has
+ * handled what the bus brought it before, and its answer comes here as any result does. */
+gboolean
 lwn_notifier_sync (LwnNotifier *self)
 {
+  g_autoptr (GMainContext) context = g_main_context_ref_thread_default ();
+  g_autoptr (GSource) timeout = NULL;
   guint pongs = self->n_pongs;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gboolean timed_out = FALSE;
 
-  g_return_if_fail (self->thread != NULL);
+  if (self->thread == NULL)
+    return FALSE;
 
   lwn_notify_thread_ping (self->thread);
-  while (self->n_pongs == pongs)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("The notification thread did not answer within 10 s");
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (500);
-    }
+  timeout = g_timeout_source_new_seconds (SYNC_WAIT_SECONDS);
+  g_source_set_callback (timeout, sync_timeout_cb, &timed_out, NULL);
+  g_source_attach (timeout, context);
+  /* The answer wakes the context. */
+  while (self->n_pongs == pongs && !timed_out)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timeout);
+  return self->n_pongs != pongs;
 }

@@ -222,16 +222,17 @@ do_caps (LwnNotifyThread *self,
   g_autofree char *name = NULL;
   GList *caps = NULL;
 
+  posted->result.generation = request->generation;
   /* libnotify connects to the server here, quietly: asking for the capabilities without a server
-   * would warn. */
+   * would warn. Its answer is what tells that a server answers: the spec lets the list of
+   * capabilities be empty, and libnotify gives NULL for that as for a failed call, so a server that
+   * answers this but not GetCapabilities gets plain text without actions. */
   if (notify_get_server_info (&name, NULL, NULL, NULL))
     {
       g_debug ("Notification server: %s", name);
       caps = notify_get_server_caps ();
     }
-
-  posted->result.generation = request->generation;
-  if (caps == NULL)
+  else
     g_set_error_literal (&posted->result.error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                          _ ("no notification server said what it can show"));
   for (GList *l = caps; l != NULL; l = l->next)
@@ -297,7 +298,10 @@ do_close (LwnNotifyThread *self,
   g_hash_table_remove (self->notifications, key);
 }
 
-/* For tests: what the bus delivered to this thread before is handled when the answer goes out. */
+/* For tests (see lwn_notifier_sync()): what the bus delivered to this thread before is handled when
+ * the answer goes out. The bus sends in order, so once it has answered a call on libnotify's
+ * connection (the session bus's shared one), every signal it sent there before is queued in this
+ * thread's context. */
 static void
 do_ping (LwnNotifyThread *self)
 {

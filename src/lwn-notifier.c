@@ -98,22 +98,6 @@ lwn_notifier_find_note (LwnNotifier *self,
     }
 }
 
-LwnNote *
-lwn_notifier_find_by_id (LwnNotifier *self,
-                         guint32 id)
-{
-  g_autoptr (GPtrArray) notes = NULL;
-
-  if (id == 0)
-    return NULL;
-
-  notes = lwn_notifier_list_notes (self);
-  for (guint i = 0; i < notes->len; i++)
-    if (((LwnNote *) g_ptr_array_index (notes, i))->id == id)
-      return g_ptr_array_index (notes, i);
-  return NULL;
-}
-
 gboolean
 lwn_notifier_has_queued (LwnNotifier *self)
 {
@@ -456,7 +440,8 @@ lwn_notifier_init (LwnNotifier *self)
  *
  * Returns: (transfer full): a notifier, with its notification thread; it
  *   asks a server for its capabilities when it first has something to
- *   show, and once more for each server that takes the name after it
+ *   show, and once more for each server that takes the name after it (or,
+ *   when one did not answer, at an announcement a minute later or more)
  */
 LwnNotifier *
 lwn_notifier_new (GDBusConnection *bus)
