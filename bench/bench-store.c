@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Times what a state save costs the main thread (the lwn_store_save_async() call) and the whole save, for
- * 1,000 short ids and 1,000 ids of 4 KiB in each id set. */
+ * 1,000 short ids and 1,000 ids of 4 KiB in each id set, and what the store's part of showing a feed of
+ * 1,200 items costs it, as the reader does it: whether each item is read, the ids shown, which are new. */
 
 #include "config.h"
 
@@ -114,6 +115,45 @@ run (const char *label,
           total_us[opt_runs / 2] / 1000.0, st.st_size / 1024.0);
 }
 
+/* The store's calls when the reader shows a feed it has shown before
+ * (lwn_reader_show_feed(), then lwn_reader_save_take_new_items()). */
+static void
+run_show (const char *label,
+          gsize id_length)
+{
+  g_autoptr (LwnStore) store = lwn_store_new ("/nonexistent", "/nonexistent");
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autofree gint64 *show_us = g_new (gint64, opt_runs);
+  guint n_read = 0;
+
+  for (guint n = 1200; n-- > 0;)
+    g_ptr_array_add (ids, make_id (n, id_length));
+  lwn_store_note_shown_ids (store, (const char *const *) ids->pdata, ids->len);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      lwn_store_mark_read (store, ids->pdata[i]);
+      lwn_store_mark_announced (store, ids->pdata[i]);
+    }
+
+  for (int run = 0; run < opt_runs; run++)
+    {
+      gint64 start = g_get_monotonic_time ();
+
+      for (guint i = 0; i < ids->len; i++)
+        n_read += lwn_store_is_read (store, ids->pdata[i]) ? 1 : 0;
+      lwn_store_note_shown_ids (store, (const char *const *) ids->pdata, ids->len);
+      for (guint i = 0; i < ids->len; i++)
+        lwn_store_mark_announced (store, ids->pdata[i]);
+      show_us[run] = g_get_monotonic_time () - start;
+    }
+
+  if (n_read != ids->len * (guint) opt_runs)
+    g_error ("Only %u of the ids shown were read", n_read);
+
+  qsort (show_us, (gsize) opt_runs, sizeof (gint64), compare_gint64);
+  printf ("%-28s %9.3f %9.3f\n", label, show_us[opt_runs / 2] / 1000.0, show_us[opt_runs - 1] / 1000.0);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -146,6 +186,11 @@ main (int argc,
   printf ("%-28s %9s %9s %11s %10s\n", "ids per set", "main-med", "main-max", "whole-med", "KiB");
   run ("1,000 ids of ~32 bytes", dir, 0);
   run ("1,000 ids of 4 KiB", dir, 4096);
+
+  printf ("\nshowing a feed again, %d runs each: main-thread ms (median, worst)\n", opt_runs);
+  printf ("%-28s %9s %9s\n", "feed", "main-med", "main-max");
+  run_show ("1,200 items, ~32-byte ids", 0);
+  run_show ("1,200 items, 4 KiB ids", 4096);
 
   path = g_build_filename (dir, "state.ini", NULL);
   g_unlink (path);
