@@ -5,40 +5,7 @@
 
 #include <string.h>
 
-#include <glib/gstdio.h>
-
-#include "lwn-store.h"
-
-/* A new store in the same (XDG) folders as @store, loaded from its saved state. */
-static LwnStore *
-reload (LwnStore *store)
-{
-  g_autoptr (GError) error = NULL;
-  LwnStore *fresh;
-
-  g_assert_true (lwn_store_save (store, &error));
-  g_assert_no_error (error);
-
-  fresh = lwn_store_new (NULL, NULL);
-  g_assert_cmpstr (lwn_store_get_state_path (fresh), ==, lwn_store_get_state_path (store));
-  g_assert_true (lwn_store_load (fresh, &error));
-  g_assert_no_error (error);
-
-  return fresh;
-}
-
-static void
-write_file (const char *path,
-            const char *contents,
-            gssize length)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, length, &error);
-  g_assert_no_error (error);
-}
+#include "store-fixture.h"
 
 static void
 test_ids_round_trip (void)

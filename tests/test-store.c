@@ -9,7 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "lwn-store.h"
+#include "store-fixture.h"
 
 #define FEED_URL "https://lwn.net/headlines/rss"
 #define OTHER_URL "https://lwn.net/headlines/newrss"
@@ -28,24 +28,6 @@ default_cache_dir (void)
   return g_build_filename (g_get_user_cache_dir (), "lwn-tray", NULL);
 }
 
-/* A new store in the same (XDG) folders as @store, loaded from its saved state. */
-static LwnStore *
-reload (LwnStore *store)
-{
-  g_autoptr (GError) error = NULL;
-  LwnStore *fresh;
-
-  g_assert_true (lwn_store_save (store, &error));
-  g_assert_no_error (error);
-
-  fresh = lwn_store_new (NULL, NULL);
-  g_assert_cmpstr (lwn_store_get_state_path (fresh), ==, lwn_store_get_state_path (store));
-  g_assert_true (lwn_store_load (fresh, &error));
-  g_assert_no_error (error);
-
-  return fresh;
-}
-
 /* The names in @dir, sorted, joined with spaces. */
 static char *
 list_dir (const char *dir)
@@ -61,19 +43,6 @@ list_dir (const char *dir)
   g_ptr_array_add (names, NULL);
 
   return g_strjoinv (" ", (char **) names->pdata);
-}
-
-static void
-write_file (const char *path,
-            const char *contents,
-            gssize length)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, length, &error);
-  g_assert_no_error (error);
 }
 
 static void
