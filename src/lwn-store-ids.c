@@ -13,7 +13,6 @@ lwn_store_ids_init (LwnStoreIds *ids)
   ids->index = g_hash_table_new (g_str_hash, g_str_equal);
   g_queue_init (&ids->order);
   ids->bytes = 0;
-  ids->keep = LWN_STORE_MAX_IDS;
 }
 
 void
@@ -22,7 +21,6 @@ lwn_store_ids_clear (LwnStoreIds *ids)
   g_hash_table_remove_all (ids->index);
   g_queue_clear_full (&ids->order, (GDestroyNotify) g_ref_string_release);
   ids->bytes = 0;
-  ids->keep = LWN_STORE_MAX_IDS;
 }
 
 void
@@ -93,11 +91,12 @@ lwn_store_ids_contains_key (LwnStoreIds *ids,
   return key != NULL && g_hash_table_contains (ids->index, key);
 }
 
-/* Forgets the ids seen longest ago while the set holds more than it keeps. */
+/* Forgets the ids seen longest ago while the set holds more than @keep. */
 static void
-evict (LwnStoreIds *ids)
+evict (LwnStoreIds *ids,
+       guint keep)
 {
-  while (ids->order.length > 0 && (ids->order.length > ids->keep || ids->bytes > LWN_STORE_MAX_ID_SET_BYTES))
+  while (ids->order.length > 0 && (ids->order.length > keep || ids->bytes > LWN_STORE_MAX_ID_SET_BYTES))
     {
       char *oldest = g_queue_pop_head (&ids->order);
 
@@ -108,10 +107,11 @@ evict (LwnStoreIds *ids)
 }
 
 /* Adds @key as the one seen last, dropping those seen longest ago beyond
- * what the set keeps. Returns FALSE if @key was already there. */
+ * @keep. Returns FALSE if @key was already there. */
 gboolean
 lwn_store_ids_add_key (LwnStoreIds *ids,
-                       const char *key)
+                       const char *key,
+                       guint keep)
 {
   char *copy;
 
@@ -122,7 +122,7 @@ lwn_store_ids_add_key (LwnStoreIds *ids,
   g_queue_push_tail (&ids->order, copy);
   g_hash_table_insert (ids->index, copy, ids->order.tail);
   ids->bytes += g_ref_string_length (copy);
-  evict (ids);
+  evict (ids, keep);
 
   return TRUE;
 }
@@ -139,14 +139,6 @@ lwn_store_ids_touch_key (LwnStoreIds *ids,
 
   g_queue_unlink (&ids->order, link);
   g_queue_push_tail_link (&ids->order, link);
-}
-
-/* Keeps at least @keep ids from now on; never fewer than before. */
-void
-lwn_store_ids_grow (LwnStoreIds *ids,
-                    guint keep)
-{
-  ids->keep = MAX (ids->keep, MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
 }
 
 /* The keys, the one seen longest ago first, each with a reference of its

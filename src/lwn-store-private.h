@@ -6,19 +6,19 @@
 
 G_BEGIN_DECLS
 
-/* Each id set keeps at least this many ids, and twice as many as the
+/* The id sets keep at least this many ids each, and twice as many as the
  * largest feed shown (lwn_store_note_shown_ids()), up to the limit. */
-#define LWN_STORE_MAX_IDS          1000
-#define LWN_STORE_MAX_IDS_LIMIT    10000
+#define LWN_STORE_MAX_IDS 1000
+#define LWN_STORE_MAX_IDS_LIMIT 10000
 /* Twice the largest feed body the fetcher takes: a set never holds more. */
 #define LWN_STORE_MAX_ID_SET_BYTES (16 * 1024 * 1024)
 /* Longer ids, and ids that are not UTF-8, are kept as their SHA-256. */
-#define LWN_STORE_MAX_ID_BYTES     4096
+#define LWN_STORE_MAX_ID_BYTES 4096
 /* URLs, validators and content types; anything longer on disk is not ours. */
-#define LWN_STORE_MAX_VALUE_BYTES  8192
+#define LWN_STORE_MAX_VALUE_BYTES 8192
 
 /* A digest key: this byte, never found in UTF-8, then the hex digest. */
-#define LWN_STORE_DIGEST_MARK      '\xff'
+#define LWN_STORE_DIGEST_MARK '\xff'
 #define LWN_STORE_DIGEST_HEX_BYTES 64
 #define LWN_STORE_DIGEST_KEY_BYTES (1 + LWN_STORE_DIGEST_HEX_BYTES + 1)
 
@@ -31,7 +31,6 @@ typedef struct
   GHashTable *index; /* key → its link in order */
   GQueue order;
   gsize bytes; /* the length of all keys */
-  guint keep;  /* how many to keep, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
 } LwnStoreIds;
 
 /* Orders the writes of state.ini between lwn_store_save() on the main
@@ -52,6 +51,7 @@ struct _LwnStore
 
   LwnStoreIds read;
   LwnStoreIds announced;
+  guint keep_ids; /* how many ids each set keeps, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
 
   char *validators_url;
   char *etag;
@@ -85,11 +85,10 @@ const char        *lwn_store_ids_key                (const char  *id,
 gboolean           lwn_store_ids_contains_key       (LwnStoreIds *ids,
                                                      const char  *key);
 gboolean           lwn_store_ids_add_key            (LwnStoreIds *ids,
-                                                     const char  *key);
+                                                     const char  *key,
+                                                     guint        keep);
 void               lwn_store_ids_touch_key          (LwnStoreIds *ids,
                                                      const char  *key);
-void               lwn_store_ids_grow               (LwnStoreIds *ids,
-                                                     guint        keep);
 GPtrArray         *lwn_store_ids_dup_keys           (LwnStoreIds *ids);
 gboolean           lwn_store_id_is_storable         (const char  *id);
 gboolean           lwn_store_digest_is_valid        (const char  *hex);
@@ -98,6 +97,8 @@ gboolean           lwn_store_value_is_storable      (const char  *value);
 const char        *lwn_store_resolve_url            (LwnStore    *self,
                                                      const char  *url);
 void               lwn_store_reset                  (LwnStore    *self);
+void               lwn_store_keep_at_least          (LwnStore    *self,
+                                                     guint        keep);
 
 LwnStoreReadResult lwn_store_read_bounded           (const char  *path,
                                                      gsize        max_bytes,

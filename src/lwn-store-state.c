@@ -157,6 +157,7 @@ static gboolean
 load_id_list (GKeyFile *key_file,
               const char *group,
               LwnStoreIds *set,
+              guint keep,
               GError **error)
 {
   g_autoptr (GError) local_error = NULL;
@@ -183,13 +184,13 @@ load_id_list (GKeyFile *key_file,
         }
       key[0] = LWN_STORE_DIGEST_MARK;
       memcpy (key + 1, digests[i], LWN_STORE_DIGEST_HEX_BYTES + 1);
-      lwn_store_ids_add_key (set, key);
+      lwn_store_ids_add_key (set, key, keep);
     }
 
   for (gsize i = 0; ids != NULL && ids[i] != NULL; i++)
     {
       if (lwn_store_id_is_storable (ids[i]))
-        lwn_store_ids_add_key (set, ids[i]);
+        lwn_store_ids_add_key (set, ids[i], keep);
       else
         g_debug ("Skipping an unusable id in [%s] of the state file", group);
     }
@@ -209,12 +210,10 @@ load_key_file (LwnStore *self,
   gint64 keep = g_key_file_get_int64 (key_file, GROUP_STATE, "id-limit", NULL);
 
   if (keep > 0)
-    {
-      lwn_store_ids_grow (&self->read, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
-      lwn_store_ids_grow (&self->announced, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
-    }
+    lwn_store_keep_at_least (self, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
 
-  if (!load_id_list (key_file, GROUP_READ, &self->read, error) || !load_id_list (key_file, GROUP_ANNOUNCED, &self->announced, error))
+  if (!load_id_list (key_file, GROUP_READ, &self->read, self->keep_ids, error)
+      || !load_id_list (key_file, GROUP_ANNOUNCED, &self->announced, self->keep_ids, error))
     return FALSE;
 
   self->validators_url = dup_optional_string (key_file, GROUP_VALIDATORS, "url");
@@ -381,7 +380,7 @@ snapshot_new (LwnStore *self)
   snapshot->writer = &self->writer;
   snapshot->generation = ++self->snapshots;
   snapshot->path = g_strdup (self->state_path);
-  snapshot->keep = self->read.keep;
+  snapshot->keep = self->keep_ids;
   snapshot->read = lwn_store_ids_dup_keys (&self->read);
   snapshot->announced = lwn_store_ids_dup_keys (&self->announced);
   snapshot->validators_url = g_strdup (self->validators_url);

@@ -55,12 +55,22 @@ lwn_store_reset (LwnStore *self)
 {
   lwn_store_ids_clear (&self->read);
   lwn_store_ids_clear (&self->announced);
+  self->keep_ids = LWN_STORE_MAX_IDS;
   g_clear_pointer (&self->validators_url, g_free);
   g_clear_pointer (&self->etag, g_free);
   g_clear_pointer (&self->last_modified, g_free);
   g_clear_pointer (&self->configured_url, g_free);
   g_clear_pointer (&self->moved_to_url, g_free);
   g_clear_pointer (&self->last_success, g_date_time_unref);
+}
+
+/* Makes each id set keep at least @keep ids from now on, never fewer than
+ * before, nor more than the limit. */
+void
+lwn_store_keep_at_least (LwnStore *self,
+                         guint keep)
+{
+  self->keep_ids = MAX (self->keep_ids, MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
 }
 
 static void
@@ -92,6 +102,7 @@ lwn_store_init (LwnStore *self)
 {
   lwn_store_ids_init (&self->read);
   lwn_store_ids_init (&self->announced);
+  self->keep_ids = LWN_STORE_MAX_IDS;
   g_mutex_init (&self->writer.lock);
   self->waiting = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -247,7 +258,7 @@ lwn_store_mark_read (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_add_key (&self->read, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_add_key (&self->read, lwn_store_ids_key (id, buffer), self->keep_ids);
 }
 
 /**
@@ -286,7 +297,7 @@ lwn_store_mark_announced (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_add_key (&self->announced, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_add_key (&self->announced, lwn_store_ids_key (id, buffer), self->keep_ids);
 }
 
 /**
@@ -324,14 +335,10 @@ lwn_store_note_shown_ids (LwnStore *self,
                           const char *const *ids,
                           gsize n_ids)
 {
-  guint keep;
-
   g_return_if_fail (LWN_IS_STORE (self));
   g_return_if_fail (ids != NULL || n_ids == 0);
 
-  keep = (guint) MIN (n_ids, LWN_STORE_MAX_IDS_LIMIT) * 2;
-  lwn_store_ids_grow (&self->read, keep);
-  lwn_store_ids_grow (&self->announced, keep);
+  lwn_store_keep_at_least (self, (guint) MIN (n_ids, LWN_STORE_MAX_IDS_LIMIT) * 2);
 
   for (gsize i = n_ids; i-- > 0;)
     {
