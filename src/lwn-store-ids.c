@@ -12,7 +12,6 @@ lwn_store_ids_init (LwnStoreIds *ids)
 {
   ids->index = g_hash_table_new (g_str_hash, g_str_equal);
   g_queue_init (&ids->order);
-  ids->bytes = 0;
 }
 
 void
@@ -20,7 +19,6 @@ lwn_store_ids_clear (LwnStoreIds *ids)
 {
   g_hash_table_remove_all (ids->index);
   g_queue_clear_full (&ids->order, (GDestroyNotify) g_ref_string_release);
-  ids->bytes = 0;
 }
 
 void
@@ -31,7 +29,8 @@ lwn_store_ids_destroy (LwnStoreIds *ids)
 }
 
 /* Ids must come back exactly as given, so only what a key file holds
- * faithfully is kept as it is: non-empty, bounded, valid UTF-8. */
+ * faithfully, and briefly, is kept as it is: non-empty, at most
+ * LWN_STORE_MAX_ID_BYTES, valid UTF-8. */
 gboolean
 lwn_store_id_is_storable (const char *id)
 {
@@ -96,12 +95,11 @@ static void
 evict (LwnStoreIds *ids,
        guint keep)
 {
-  while (ids->order.length > 0 && (ids->order.length > keep || ids->bytes > LWN_STORE_MAX_ID_SET_BYTES))
+  while (ids->order.length > keep)
     {
       char *oldest = g_queue_pop_head (&ids->order);
 
       g_hash_table_remove (ids->index, oldest);
-      ids->bytes -= g_ref_string_length (oldest);
       g_ref_string_release (oldest);
     }
 }
@@ -121,7 +119,6 @@ lwn_store_ids_add_key (LwnStoreIds *ids,
   copy = g_ref_string_new (key);
   g_queue_push_tail (&ids->order, copy);
   g_hash_table_insert (ids->index, copy, ids->order.tail);
-  ids->bytes += g_ref_string_length (copy);
   evict (ids, keep);
 
   return TRUE;

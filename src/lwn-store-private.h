@@ -8,19 +8,31 @@ G_BEGIN_DECLS
 
 /* The id sets keep at least this many ids each, and twice as many as the
  * largest feed shown (lwn_store_note_shown_ids()), up to the limit. */
-#define LWN_STORE_MAX_IDS 1000
-#define LWN_STORE_MAX_IDS_LIMIT 10000
-/* Twice the largest feed body the fetcher takes: a set never holds more. */
-#define LWN_STORE_MAX_ID_SET_BYTES (16 * 1024 * 1024)
-/* Longer ids, and ids that are not UTF-8, are kept as their SHA-256. */
-#define LWN_STORE_MAX_ID_BYTES 4096
+#define LWN_STORE_MAX_IDS          1000
+#define LWN_STORE_MAX_IDS_LIMIT    10000
+/* Longer ids, and ids that are not UTF-8, are kept as their SHA-256, so
+ * that a full set stays small on disk and in memory. */
+#define LWN_STORE_MAX_ID_BYTES     256
+/* Older versions kept ids up to this long as they are, 1,000 to a set:
+ * such ids in their files are taken as their SHA-256. */
+#define LWN_STORE_MAX_OLD_ID_BYTES 4096
 /* URLs, validators and content types; anything longer on disk is not ours. */
-#define LWN_STORE_MAX_VALUE_BYTES 8192
+#define LWN_STORE_MAX_VALUE_BYTES  8192
 
 /* A digest key: this byte, never found in UTF-8, then the hex digest. */
-#define LWN_STORE_DIGEST_MARK '\xff'
+#define LWN_STORE_DIGEST_MARK      '\xff'
 #define LWN_STORE_DIGEST_HEX_BYTES 64
 #define LWN_STORE_DIGEST_KEY_BYTES (1 + LWN_STORE_DIGEST_HEX_BYTES + 1)
+
+/* The largest state.ini the store writes: two full sets of the longest ids
+ * kept as they are (a digest is shorter), every byte escaped, each with a
+ * separator, and 1 MiB for the other keys; about 10 MiB. */
+#define LWN_STORE_MAX_STATE_BYTES \
+  (2 * LWN_STORE_MAX_IDS_LIMIT * (2 * LWN_STORE_MAX_ID_BYTES + 1) + 1024 * 1024)
+/* The same for the older versions, about 17 MiB: the largest state.ini
+ * they read, so that they read ours, and the largest we read. */
+#define LWN_STORE_MAX_OLD_STATE_BYTES \
+  (2 * LWN_STORE_MAX_IDS * (2 * LWN_STORE_MAX_OLD_ID_BYTES + 1) + 1024 * 1024)
 
 /* Keys (ids, or digests of those that cannot be kept as they are) in the
  * order they were last seen in a shown feed or first marked, the longest
@@ -30,7 +42,6 @@ typedef struct
 {
   GHashTable *index; /* key → its link in order */
   GQueue order;
-  gsize bytes; /* the length of all keys */
 } LwnStoreIds;
 
 /* Orders the writes of state.ini between lwn_store_save() on the main

@@ -245,8 +245,8 @@ lwn_store_is_read (LwnStore *self,
  * @id: (nullable): an item id: any non-empty string
  *
  * Remembers @id as read. When the set is full, the read id seen in a shown
- * feed longest ago is forgotten. Ids longer than 4 KiB or not in UTF-8 are
- * remembered by their SHA-256; %NULL and the empty id are ignored.
+ * feed longest ago is forgotten. Ids longer than 256 bytes or not in UTF-8
+ * are remembered by their SHA-256; %NULL and the empty id are ignored.
  *
  * Returns: %TRUE if @id was not read before and now is
  */
@@ -328,7 +328,7 @@ lwn_store_has_history (LwnStore *self)
  * longest ago are forgotten first, so the marks of the feed shown are the
  * last to go, its first ids last of all; the order is kept on disk. From
  * now on each set keeps at least twice as many ids as @ids holds (and
- * never fewer than 1,000 or than before), up to 10,000 ids and 16 MiB.
+ * never fewer than 1,000 or than before), up to 10,000 ids.
  */
 void
 lwn_store_note_shown_ids (LwnStore *self,

@@ -255,11 +255,11 @@ static const CorruptCase corrupt_cases[] = {
 static char *
 make_huge_state (gsize *out_length)
 {
-  gsize size = 68 * 1024 * 1024;
+  /* Larger than what this version and older ones write, about 17 MiB. */
+  gsize size = MAX (LWN_STORE_MAX_STATE_BYTES, LWN_STORE_MAX_OLD_STATE_BYTES) + 1;
   GString *contents = g_string_sized_new (size + 4096);
   g_autofree char *id = g_strnfill (4000, 'z');
 
-  /* Two sets of 16 MiB of ids, every byte escaped, are at most 65 MiB. */
   g_string_append (contents, "[state]\nversion=1\n[read]\nids=");
   while (contents->len < size)
     g_string_append_printf (contents, "%s;", id);
