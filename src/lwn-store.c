@@ -326,9 +326,12 @@ lwn_store_has_history (LwnStore *self)
  *
  * Records that @ids were seen now. When an id set is full, the ids seen
  * longest ago are forgotten first, so the marks of the feed shown are the
- * last to go, its first ids last of all; the order is kept on disk. From
- * now on each set keeps at least twice as many ids as @ids holds (and
- * never fewer than 1,000 or than before), up to 10,000 ids.
+ * last to go, its first ids last of all. From now on each set keeps at
+ * least twice as many ids as @ids holds (and never fewer than 1,000 or than
+ * before), up to 10,000 ids.
+ *
+ * Nothing is written: the next save (after the next mark, or on quitting)
+ * writes the order and the number of ids kept with the rest of the state.
  */
 void
 lwn_store_note_shown_ids (LwnStore *self,
