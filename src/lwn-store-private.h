@@ -63,6 +63,10 @@ struct _LwnStore
   LwnStoreIds read;
   LwnStoreIds announced;
   guint keep_ids; /* how many ids each set keeps, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
+  /* The ids of the feed shown that are kept as digests, with their keys:
+   * a SHA-256 is computed once per id, not at every lookup. */
+  GHashTable *shown_keys;
+  guint64 shows; /* how many feeds were shown */
 
   char *validators_url;
   char *etag;
@@ -91,8 +95,15 @@ typedef enum
 void               lwn_store_ids_init               (LwnStoreIds *ids);
 void               lwn_store_ids_clear              (LwnStoreIds *ids);
 void               lwn_store_ids_destroy            (LwnStoreIds *ids);
+GHashTable        *lwn_store_ids_known_new          (void);
 const char        *lwn_store_ids_key                (const char  *id,
+                                                     GHashTable  *known,
                                                      char         buffer[LWN_STORE_DIGEST_KEY_BYTES]);
+const char        *lwn_store_ids_know_key           (GHashTable  *known,
+                                                     const char  *id,
+                                                     guint64      show);
+void               lwn_store_ids_forget_unshown     (GHashTable  *known,
+                                                     guint64      show);
 gboolean           lwn_store_ids_contains_key       (LwnStoreIds *ids,
                                                      const char  *key);
 gboolean           lwn_store_ids_add_key            (LwnStoreIds *ids,

@@ -192,7 +192,7 @@ load_id_list (GKeyFile *key_file,
       char buffer[LWN_STORE_DIGEST_KEY_BYTES];
 
       if (ids[i][0] != '\0' && strnlen (ids[i], LWN_STORE_MAX_OLD_ID_BYTES + 1) <= LWN_STORE_MAX_OLD_ID_BYTES)
-        lwn_store_ids_add_key (set, lwn_store_ids_key (ids[i], buffer), keep);
+        lwn_store_ids_add_key (set, lwn_store_ids_key (ids[i], NULL, buffer), keep);
       else
         g_debug ("Skipping an unusable id in [%s] of the state file", group);
     }

@@ -81,6 +81,7 @@ lwn_store_finalize (GObject *object)
   lwn_store_reset (self);
   lwn_store_ids_destroy (&self->read);
   lwn_store_ids_destroy (&self->announced);
+  g_clear_pointer (&self->shown_keys, g_hash_table_unref);
   g_free (self->cache_dir);
   g_free (self->state_path);
   /* Every save_async task holds the store, so none is left here. */
@@ -103,6 +104,7 @@ lwn_store_init (LwnStore *self)
   lwn_store_ids_init (&self->read);
   lwn_store_ids_init (&self->announced);
   self->keep_ids = LWN_STORE_MAX_IDS;
+  self->shown_keys = lwn_store_ids_known_new ();
   g_mutex_init (&self->writer.lock);
   self->waiting = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -236,7 +238,7 @@ lwn_store_is_read (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_contains_key (&self->read, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_contains_key (&self->read, lwn_store_ids_key (id, self->shown_keys, buffer));
 }
 
 /**
@@ -258,7 +260,7 @@ lwn_store_mark_read (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_add_key (&self->read, lwn_store_ids_key (id, buffer), self->keep_ids);
+  return lwn_store_ids_add_key (&self->read, lwn_store_ids_key (id, self->shown_keys, buffer), self->keep_ids);
 }
 
 /**
@@ -276,7 +278,7 @@ lwn_store_is_announced (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_contains_key (&self->announced, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_contains_key (&self->announced, lwn_store_ids_key (id, self->shown_keys, buffer));
 }
 
 /**
@@ -297,7 +299,7 @@ lwn_store_mark_announced (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_add_key (&self->announced, lwn_store_ids_key (id, buffer), self->keep_ids);
+  return lwn_store_ids_add_key (&self->announced, lwn_store_ids_key (id, self->shown_keys, buffer), self->keep_ids);
 }
 
 /**
@@ -332,6 +334,12 @@ lwn_store_has_history (LwnStore *self)
  *
  * Nothing is written: the next save (after the next mark, or on quitting)
  * writes the order and the number of ids kept with the rest of the state.
+ *
+ * The SHA-256 of an id too long to keep as it is is computed here, and
+ * only for the ids the feed shown before did not hold; until the next
+ * call, the store's other calls for these ids use it rather than compute
+ * it again. So call this first when showing a feed, before asking about
+ * its items.
  */
 void
 lwn_store_note_shown_ids (LwnStore *self,
@@ -343,14 +351,17 @@ lwn_store_note_shown_ids (LwnStore *self,
 
   lwn_store_keep_at_least (self, (guint) MIN (n_ids, LWN_STORE_MAX_IDS_LIMIT) * 2);
 
+  /* The keys of the ids shown before and shown again are kept, so a new
+   * feed costs a SHA-256 only for its new ids; the others go. */
+  self->shows++;
   for (gsize i = n_ids; i-- > 0;)
     {
-      char buffer[LWN_STORE_DIGEST_KEY_BYTES];
-      const char *key = lwn_store_ids_key (ids[i], buffer);
+      const char *key = lwn_store_ids_know_key (self->shown_keys, ids[i], self->shows);
 
       lwn_store_ids_touch_key (&self->read, key);
       lwn_store_ids_touch_key (&self->announced, key);
     }
+  lwn_store_ids_forget_unshown (self->shown_keys, self->shows);
 }
 
 /**

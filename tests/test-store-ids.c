@@ -455,6 +455,57 @@ test_ids_large_4k (void)
   g_assert_cmpuint (length, <=, 2 * feed->len * (LWN_STORE_DIGEST_HEX_BYTES + 1) + 1024);
 }
 
+/* An id of 4 KiB, @n then padding: kept as its digest. */
+static char *
+long_id (guint n)
+{
+  g_autofree char *prefix = g_strdup_printf ("https://lwn.net/Articles/%u/?", n);
+  g_autofree char *padding = g_strnfill (4096 - strlen (prefix), 'p');
+
+  return g_strconcat (prefix, padding, NULL);
+}
+
+static void
+test_ids_shown_keys (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autofree char *one = long_id (1);
+  g_autofree char *one_again = long_id (1);
+  g_autofree char *one_later = long_id (1);
+  g_autofree char *two = long_id (2);
+  g_autofree char *three = long_id (3);
+  const char *first[] = { two, one, one_again };
+  const char *second[] = { three, two };
+
+  g_test_summary ("Long ids of the feed shown, their digests worked out once, are found by content, "
+                  "as after that feed is gone and after a restart.");
+
+  lwn_store_note_shown_ids (store, first, G_N_ELEMENTS (first));
+  g_assert_true (lwn_store_mark_read (store, one_later));
+  g_assert_true (!lwn_store_mark_read (store, one));
+  g_assert_true (lwn_store_is_read (store, one_again));
+  g_assert_true (!lwn_store_is_read (store, two));
+  g_assert_true (lwn_store_mark_announced (store, two));
+
+  /* one is no longer shown: its digest is worked out again, the same. */
+  lwn_store_note_shown_ids (store, second, G_N_ELEMENTS (second));
+  g_assert_true (lwn_store_is_read (store, one_later));
+  g_assert_true (!lwn_store_mark_read (store, one));
+  g_assert_true (lwn_store_is_announced (store, two));
+  g_assert_true (!lwn_store_is_read (store, three));
+  g_clear_pointer (&one_again, g_free);
+  lwn_store_note_shown_ids (store, NULL, 0);
+  g_assert_true (lwn_store_is_announced (store, two));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, one));
+  g_assert_true (lwn_store_is_announced (loaded, two));
+  lwn_store_note_shown_ids (loaded, second, G_N_ELEMENTS (second));
+  g_assert_true (lwn_store_is_announced (loaded, two));
+  g_assert_true (!lwn_store_is_announced (loaded, three));
+}
+
 /* The longest id kept as it is, which a state file holds at twice its length:
  * @n, then ';' (written as "\\;"). */
 static char *
@@ -523,6 +574,7 @@ main (int argc,
   g_test_add_func ("/store/ids/large-feed", test_ids_large_feed);
   g_test_add_func ("/store/ids/large-feed-4k", test_ids_large_4k);
   g_test_add_func ("/store/ids/largest-state", test_ids_largest_state);
+  g_test_add_func ("/store/ids/shown-keys", test_ids_shown_keys);
   g_test_add_func ("/store/ids/evict-last-seen", test_ids_evict_last_seen);
   g_test_add_func ("/store/ids/cap-grows", test_ids_cap_grows);
 
