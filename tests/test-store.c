@@ -662,6 +662,64 @@ test_save_sync_after_async (void)
   g_assert_no_error (log.error);
 }
 
+static void
+saved_cb (GObject *source,
+          GAsyncResult *result,
+          gpointer user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (lwn_store_save_finish (LWN_STORE (source), result, &error));
+  g_assert_no_error (error);
+  *done = TRUE;
+}
+
+static void
+test_save_async_snapshot_evicted (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  guint keep = store->keep_ids;
+  gboolean done = FALSE;
+
+  g_test_summary ("A save writes the ids as they were when it was asked for, even when all of them are "
+                  "forgotten before its worker writes them.");
+
+  for (guint i = 0; i < keep; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("old-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+    }
+
+  /* The worker waits for this lock before it writes. */
+  g_mutex_lock (&store->writer.lock);
+  lwn_store_save_async (store, NULL, saved_cb, &done);
+  for (guint i = 0; i <= keep; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("new-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+    }
+  g_assert_true (!lwn_store_is_read (store, "old-0"));
+  g_assert_true (!lwn_store_is_read (store, "old-999"));
+  g_mutex_unlock (&store->writer.lock);
+  wait_for (&done);
+
+  g_assert_true (lwn_store_load (loaded, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < keep; i++)
+    {
+      g_autofree char *old_id = g_strdup_printf ("old-%u", i);
+      g_autofree char *new_id = g_strdup_printf ("new-%u", i);
+
+      g_assert_true (lwn_store_is_read (loaded, old_id));
+      g_assert_true (!lwn_store_is_read (loaded, new_id));
+    }
+}
+
 /* A state folder nobody can create, even root: its parent is a regular file. */
 static char *
 make_impossible_dir (void)
@@ -1043,6 +1101,7 @@ main (int argc,
   g_test_add_func ("/store/save-async/order", test_save_async_order);
   g_test_add_func ("/store/save-async/in-flight", test_save_async_in_flight);
   g_test_add_func ("/store/save-async/sync-after-async", test_save_sync_after_async);
+  g_test_add_func ("/store/save-async/snapshot-evicted", test_save_async_snapshot_evicted);
   g_test_add_func ("/store/save-async/fails", test_save_async_fails);
   g_test_add_func ("/store/save-async/cancelled", test_save_async_cancelled);
   g_test_add_func ("/store/feed-cache/thread", test_feed_cache_thread);
