@@ -13,8 +13,8 @@ G_BEGIN_DECLS
 /* Longer ids, and ids that are not UTF-8, are kept as their SHA-256, so
  * that a full set stays small on disk and in memory. */
 #define LWN_STORE_MAX_ID_BYTES     256
-/* Older versions kept ids up to this long as they are, 1,000 to a set:
- * such ids in their files are taken as their SHA-256. */
+/* Older versions kept ids up to this long as they are: such ids in their
+ * files are taken as their SHA-256. */
 #define LWN_STORE_MAX_OLD_ID_BYTES 4096
 /* URLs, validators and content types; anything longer on disk is not ours. */
 #define LWN_STORE_MAX_VALUE_BYTES  8192
@@ -29,8 +29,9 @@ G_BEGIN_DECLS
  * separator, and 1 MiB for the other keys; about 10 MiB. */
 #define LWN_STORE_MAX_STATE_BYTES \
   (2 * LWN_STORE_MAX_IDS_LIMIT * (2 * LWN_STORE_MAX_ID_BYTES + 1) + 1024 * 1024)
-/* The same for the older versions, about 17 MiB: the largest state.ini
- * they read, so that they read ours, and the largest we read. */
+/* The same for the versions that kept 1,000 ids of up to 4 KiB to a set,
+ * about 17 MiB, and the largest state.ini they read: ours is smaller, so
+ * going back to one keeps the state. */
 #define LWN_STORE_MAX_OLD_STATE_BYTES \
   (2 * LWN_STORE_MAX_IDS * (2 * LWN_STORE_MAX_OLD_ID_BYTES + 1) + 1024 * 1024)
 
@@ -63,8 +64,8 @@ struct _LwnStore
   LwnStoreIds read;
   LwnStoreIds announced;
   guint keep_ids; /* how many ids each set keeps, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
-  /* The ids of the feed shown that are kept as digests, with their keys:
-   * a SHA-256 is computed once per id, not at every lookup. */
+  /* The ids of the feed shown that are kept as digests (copies), with
+   * their keys: a SHA-256 is computed once per id, not at every lookup. */
   GHashTable *shown_keys;
   guint64 shows; /* how many feeds were shown */
 

@@ -12,7 +12,8 @@
 #include "lwn-store-private.h"
 
 #define STATE_VERSION 1
-/* A larger file was written by no version of lwn-tray. */
+/* Room for what this version writes and what versions that kept 1,000
+ * ids of up to 4 KiB to a set wrote: a larger file is not ours. */
 #define MAX_STATE_FILE_BYTES MAX (LWN_STORE_MAX_STATE_BYTES, LWN_STORE_MAX_OLD_STATE_BYTES)
 
 #define GROUP_STATE "state"
