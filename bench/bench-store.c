@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Times what a state save costs the main thread (the lwn_store_save_async() call) and the whole save, for
- * 1,000 short ids and 1,000 ids of 4 KiB in each id set. */
+ * 1,000 short ids and 1,000 ids of 4 KiB in each id set, and what the store's part of showing a feed of
+ * 1,200 items costs it, as the reader does it: whether each item is read, the ids shown, which are new. */
 
 #include "config.h"
 
@@ -114,6 +115,68 @@ run (const char *label,
           total_us[opt_runs / 2] / 1000.0, st.st_size / 1024.0);
 }
 
+/* The store's calls when the reader shows a feed, in its order
+ * (lwn_reader_show_feed(), then lwn_reader_save_take_new_items()); the
+ * microseconds they took. */
+static gint64
+show (LwnStore *store,
+      GPtrArray *ids)
+{
+  gint64 start = g_get_monotonic_time ();
+  guint n_read = 0;
+
+  lwn_store_note_shown_ids (store, (const char *const *) ids->pdata, ids->len);
+  for (guint i = 0; i < ids->len; i++)
+    n_read += lwn_store_is_read (store, ids->pdata[i]) ? 1 : 0;
+  for (guint i = 0; i < ids->len; i++)
+    lwn_store_mark_announced (store, ids->pdata[i]);
+
+  if (n_read != ids->len)
+    g_error ("Only %u of the %u ids shown were read", n_read, ids->len);
+  return g_get_monotonic_time () - start;
+}
+
+/* Showing a feed of 1,200 items, all read and announced: first after a
+ * start (a store just loaded), then again (as a refresh does). */
+static void
+run_show (const char *label,
+          const char *dir,
+          gsize id_length)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (dir, dir);
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autofree gint64 *first_us = g_new (gint64, opt_runs);
+  g_autofree gint64 *again_us = g_new (gint64, opt_runs);
+  g_autoptr (GError) error = NULL;
+
+  for (guint n = 1200; n-- > 0;)
+    g_ptr_array_add (ids, make_id (n, id_length));
+  lwn_store_note_shown_ids (store, (const char *const *) ids->pdata, ids->len);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      lwn_store_mark_read (store, ids->pdata[i]);
+      lwn_store_mark_announced (store, ids->pdata[i]);
+    }
+  if (!lwn_store_save (store, &error))
+    g_error ("The save failed: %s", error->message);
+
+  for (int run = 0; run < opt_runs; run++)
+    {
+      g_autoptr (LwnStore) started = lwn_store_new (dir, dir);
+
+      if (!lwn_store_load (started, &error))
+        g_error ("The load failed: %s", error->message);
+      first_us[run] = show (started, ids);
+      again_us[run] = show (store, ids);
+    }
+
+  qsort (first_us, (gsize) opt_runs, sizeof (gint64), compare_gint64);
+  qsort (again_us, (gsize) opt_runs, sizeof (gint64), compare_gint64);
+  printf ("%-28s %9.3f %9.3f %9.3f %9.3f\n", label,
+          first_us[opt_runs / 2] / 1000.0, first_us[opt_runs - 1] / 1000.0,
+          again_us[opt_runs / 2] / 1000.0, again_us[opt_runs - 1] / 1000.0);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -146,6 +209,13 @@ main (int argc,
   printf ("%-28s %9s %9s %11s %10s\n", "ids per set", "main-med", "main-max", "whole-med", "KiB");
   run ("1,000 ids of ~32 bytes", dir, 0);
   run ("1,000 ids of 4 KiB", dir, 4096);
+
+  printf ("\nshowing a feed, read and announced, %d runs each: main-thread ms (median, worst),\n"
+          "first after a start, then again\n",
+          opt_runs);
+  printf ("%-28s %9s %9s %9s %9s\n", "feed", "first-med", "first-max", "again-med", "again-max");
+  run_show ("1,200 items, ~32-byte ids", dir, 0);
+  run_show ("1,200 items, 4 KiB ids", dir, 4096);
 
   path = g_build_filename (dir, "state.ini", NULL);
   g_unlink (path);

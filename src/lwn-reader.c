@@ -181,14 +181,19 @@ lwn_reader_show_feed (LwnReader *self,
   g_clear_pointer (&self->feed, lwn_feed_unref);
   self->feed = lwn_feed_ref (feed);
 
+  /* What is shown is what the store must remember last of all; told
+   * first, it works out the keys of long ids once for the calls below. */
+  for (guint i = 0; i < n; i++)
+    ids[i] = lwn_feed_item_get_id (lwn_feed_get_item (feed, i));
+  lwn_store_note_shown_ids (self->store, ids, n);
+
   g_hash_table_remove_all (self->headline_by_id);
   for (guint i = 0; i < n; i++)
     {
       LwnFeedItem *item = lwn_feed_get_item (feed, i);
-      const char *id = lwn_feed_item_get_id (item);
+      const char *id = ids[i];
       LwnHeadline *headline;
 
-      ids[i] = id;
       /* A feed that repeats an id: the first one is the headline, in every
        * view, and the one a click means. */
       if (g_hash_table_contains (self->headline_by_id, id))
@@ -197,8 +202,6 @@ lwn_reader_show_feed (LwnReader *self,
       g_ptr_array_add (headlines, headline);
       g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
     }
-  /* What is shown is what the store must remember last of all. */
-  lwn_store_note_shown_ids (self->store, ids, n);
 
   g_list_store_splice (self->headlines, 0, g_list_model_get_n_items (G_LIST_MODEL (self->headlines)),
                        headlines->pdata, headlines->len);

@@ -12,8 +12,6 @@ lwn_store_ids_init (LwnStoreIds *ids)
 {
   ids->index = g_hash_table_new (g_str_hash, g_str_equal);
   g_queue_init (&ids->order);
-  ids->bytes = 0;
-  ids->keep = LWN_STORE_MAX_IDS;
 }
 
 void
@@ -21,8 +19,6 @@ lwn_store_ids_clear (LwnStoreIds *ids)
 {
   g_hash_table_remove_all (ids->index);
   g_queue_clear_full (&ids->order, (GDestroyNotify) g_ref_string_release);
-  ids->bytes = 0;
-  ids->keep = LWN_STORE_MAX_IDS;
 }
 
 void
@@ -33,7 +29,8 @@ lwn_store_ids_destroy (LwnStoreIds *ids)
 }
 
 /* Ids must come back exactly as given, so only what a key file holds
- * faithfully is kept as it is: non-empty, bounded, valid UTF-8. */
+ * faithfully, and briefly, is kept as it is: non-empty, at most
+ * LWN_STORE_MAX_ID_BYTES, valid UTF-8. */
 gboolean
 lwn_store_id_is_storable (const char *id)
 {
@@ -57,33 +54,126 @@ lwn_store_digest_is_valid (const char *hex)
   return hex[LWN_STORE_DIGEST_HEX_BYTES] == '\0';
 }
 
+/* g_str_hash() takes one byte at a time, which over an id of 4 KiB costs
+ * more than the rest of a lookup; this takes sixteen, in two independent
+ * lanes that the processor works on side by side. */
+static guint
+long_id_hash (gconstpointer data)
+{
+  const char *id = data;
+  gsize length = strlen (id);
+  guint64 a = 0xcbf29ce484222325 ^ length;
+  guint64 b = 0x9e3779b97f4a7c15;
+  gsize i = 0;
+
+  for (; i + 2 * sizeof (guint64) <= length; i += 2 * sizeof (guint64))
+    {
+      guint64 words[2];
+
+      memcpy (words, id + i, sizeof words);
+      a = (a ^ words[0]) * 0x100000001b3;
+      b = (b ^ words[1]) * 0xff51afd7ed558ccd;
+      a ^= a >> 29;
+      b ^= b >> 31;
+    }
+  for (; i < length; i++)
+    a = (a ^ (guchar) id[i]) * 0x100000001b3;
+
+  a ^= b * 0xc4ceb9fe1a85ec53;
+  return (guint) (a ^ (a >> 32));
+}
+
+/* A digest key computed before, and when its id was last shown. */
+typedef struct
+{
+  guint64 shown;
+  char key[LWN_STORE_DIGEST_KEY_BYTES];
+} KnownKey;
+
+/* A table for lwn_store_ids_key() to find the digest keys of ids in: each
+ * id (a copy) to its KnownKey. */
+GHashTable *
+lwn_store_ids_known_new (void)
+{
+  return g_hash_table_new_full (long_id_hash, g_str_equal, g_free, g_free);
+}
+
 /**
  * lwn_store_ids_key:
  * @id: (nullable): an item id
+ * @known: (nullable): digest keys computed before, from
+ *   lwn_store_ids_known_new()
  * @buffer: room for a digest key
  *
  * What the sets hold for @id: @id itself when it can be stored as it is,
- * else its SHA-256 written into @buffer after a byte that valid UTF-8 never
- * holds, so that such a key cannot equal any id kept as it is.
+ * else its SHA-256 after a byte that valid UTF-8 never holds, so that such
+ * a key cannot equal any id kept as it is: the one in @known, or else
+ * written into @buffer.
  *
- * Returns: (nullable): @id, @buffer, or %NULL for no id or the empty one
+ * Returns: (nullable): @id, a key in @known, @buffer, or %NULL for no id
+ *   or the empty one
  */
 const char *
 lwn_store_ids_key (const char *id,
+                   GHashTable *known,
                    char buffer[LWN_STORE_DIGEST_KEY_BYTES])
 {
   g_autoptr (GChecksum) checksum = NULL;
+  KnownKey *entry;
 
   if (id == NULL || *id == '\0')
     return NULL;
   if (lwn_store_id_is_storable (id))
     return id;
+  if (known != NULL && (entry = g_hash_table_lookup (known, id)) != NULL)
+    return entry->key;
 
   checksum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (checksum, (const guchar *) id, (gssize) strlen (id));
   buffer[0] = LWN_STORE_DIGEST_MARK;
   memcpy (buffer + 1, g_checksum_get_string (checksum), LWN_STORE_DIGEST_HEX_BYTES + 1);
   return buffer;
+}
+
+/* The key of @id, as lwn_store_ids_key(); a digest key is kept in @known,
+ * marked as shown in show number @show. */
+const char *
+lwn_store_ids_know_key (GHashTable *known,
+                        const char *id,
+                        guint64 show)
+{
+  KnownKey *entry;
+
+  if (id == NULL || *id == '\0')
+    return NULL;
+  if (lwn_store_id_is_storable (id))
+    return id;
+
+  entry = g_hash_table_lookup (known, id);
+  if (entry == NULL)
+    {
+      entry = g_new (KnownKey, 1);
+      lwn_store_ids_key (id, NULL, entry->key);
+      g_hash_table_insert (known, g_strdup (id), entry);
+    }
+  entry->shown = show;
+  return entry->key;
+}
+
+static gboolean
+shown_before (gpointer id,
+              gpointer entry,
+              gpointer show)
+{
+  return ((KnownKey *) entry)->shown != *(guint64 *) show;
+}
+
+/* Forgets the keys in @known of the ids not shown in show number @show. */
+void
+lwn_store_ids_forget_unshown (GHashTable *known,
+                              guint64 show)
+{
+  g_hash_table_foreach_remove (known, shown_before, &show);
 }
 
 gboolean
@@ -93,25 +183,26 @@ lwn_store_ids_contains_key (LwnStoreIds *ids,
   return key != NULL && g_hash_table_contains (ids->index, key);
 }
 
-/* Forgets the ids seen longest ago while the set holds more than it keeps. */
+/* Forgets the ids seen longest ago while the set holds more than @keep. */
 static void
-evict (LwnStoreIds *ids)
+evict (LwnStoreIds *ids,
+       guint keep)
 {
-  while (ids->order.length > 0 && (ids->order.length > ids->keep || ids->bytes > LWN_STORE_MAX_ID_SET_BYTES))
+  while (ids->order.length > keep)
     {
       char *oldest = g_queue_pop_head (&ids->order);
 
       g_hash_table_remove (ids->index, oldest);
-      ids->bytes -= g_ref_string_length (oldest);
       g_ref_string_release (oldest);
     }
 }
 
 /* Adds @key as the one seen last, dropping those seen longest ago beyond
- * what the set keeps. Returns FALSE if @key was already there. */
+ * @keep. Returns FALSE if @key was already there. */
 gboolean
 lwn_store_ids_add_key (LwnStoreIds *ids,
-                       const char *key)
+                       const char *key,
+                       guint keep)
 {
   char *copy;
 
@@ -121,8 +212,7 @@ lwn_store_ids_add_key (LwnStoreIds *ids,
   copy = g_ref_string_new (key);
   g_queue_push_tail (&ids->order, copy);
   g_hash_table_insert (ids->index, copy, ids->order.tail);
-  ids->bytes += g_ref_string_length (copy);
-  evict (ids);
+  evict (ids, keep);
 
   return TRUE;
 }
@@ -139,14 +229,6 @@ lwn_store_ids_touch_key (LwnStoreIds *ids,
 
   g_queue_unlink (&ids->order, link);
   g_queue_push_tail_link (&ids->order, link);
-}
-
-/* Keeps at least @keep ids from now on; never fewer than before. */
-void
-lwn_store_ids_grow (LwnStoreIds *ids,
-                    guint keep)
-{
-  ids->keep = MAX (ids->keep, MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
 }
 
 /* The keys, the one seen longest ago first, each with a reference of its

@@ -6,14 +6,16 @@
 
 G_BEGIN_DECLS
 
-/* Each id set keeps at least this many ids, and twice as many as the
+/* The id sets keep at least this many ids each, and twice as many as the
  * largest feed shown (lwn_store_note_shown_ids()), up to the limit. */
 #define LWN_STORE_MAX_IDS          1000
 #define LWN_STORE_MAX_IDS_LIMIT    10000
-/* Twice the largest feed body the fetcher takes: a set never holds more. */
-#define LWN_STORE_MAX_ID_SET_BYTES (16 * 1024 * 1024)
-/* Longer ids, and ids that are not UTF-8, are kept as their SHA-256. */
-#define LWN_STORE_MAX_ID_BYTES     4096
+/* Longer ids, and ids that are not UTF-8, are kept as their SHA-256, so
+ * that a full set stays small on disk and in memory. */
+#define LWN_STORE_MAX_ID_BYTES     256
+/* Older versions kept ids up to this long as they are: such ids in their
+ * files are taken as their SHA-256. */
+#define LWN_STORE_MAX_OLD_ID_BYTES 4096
 /* URLs, validators and content types; anything longer on disk is not ours. */
 #define LWN_STORE_MAX_VALUE_BYTES  8192
 
@@ -21,6 +23,17 @@ G_BEGIN_DECLS
 #define LWN_STORE_DIGEST_MARK      '\xff'
 #define LWN_STORE_DIGEST_HEX_BYTES 64
 #define LWN_STORE_DIGEST_KEY_BYTES (1 + LWN_STORE_DIGEST_HEX_BYTES + 1)
+
+/* The largest state.ini the store writes: two full sets of the longest ids
+ * kept as they are (a digest is shorter), every byte escaped, each with a
+ * separator, and 1 MiB for the other keys; about 10 MiB. */
+#define LWN_STORE_MAX_STATE_BYTES \
+  (2 * LWN_STORE_MAX_IDS_LIMIT * (2 * LWN_STORE_MAX_ID_BYTES + 1) + 1024 * 1024)
+/* The same for the versions that kept 1,000 ids of up to 4 KiB to a set,
+ * about 17 MiB, and the largest state.ini they read: ours is smaller, so
+ * going back to one keeps the state. */
+#define LWN_STORE_MAX_OLD_STATE_BYTES \
+  (2 * LWN_STORE_MAX_IDS * (2 * LWN_STORE_MAX_OLD_ID_BYTES + 1) + 1024 * 1024)
 
 /* Keys (ids, or digests of those that cannot be kept as they are) in the
  * order they were last seen in a shown feed or first marked, the longest
@@ -30,8 +43,6 @@ typedef struct
 {
   GHashTable *index; /* key → its link in order */
   GQueue order;
-  gsize bytes; /* the length of all keys */
-  guint keep;  /* how many to keep, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
 } LwnStoreIds;
 
 /* Orders the writes of state.ini between lwn_store_save() on the main
@@ -52,6 +63,11 @@ struct _LwnStore
 
   LwnStoreIds read;
   LwnStoreIds announced;
+  guint keep_ids; /* how many ids each set keeps, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
+  /* The ids of the feed shown that are kept as digests (copies), with
+   * their keys: a SHA-256 is computed once per id, not at every lookup. */
+  GHashTable *shown_keys;
+  guint64 shows; /* how many feeds were shown */
 
   char *validators_url;
   char *etag;
@@ -80,16 +96,22 @@ typedef enum
 void               lwn_store_ids_init               (LwnStoreIds *ids);
 void               lwn_store_ids_clear              (LwnStoreIds *ids);
 void               lwn_store_ids_destroy            (LwnStoreIds *ids);
+GHashTable        *lwn_store_ids_known_new          (void);
 const char        *lwn_store_ids_key                (const char  *id,
+                                                     GHashTable  *known,
                                                      char         buffer[LWN_STORE_DIGEST_KEY_BYTES]);
+const char        *lwn_store_ids_know_key           (GHashTable  *known,
+                                                     const char  *id,
+                                                     guint64      show);
+void               lwn_store_ids_forget_unshown     (GHashTable  *known,
+                                                     guint64      show);
 gboolean           lwn_store_ids_contains_key       (LwnStoreIds *ids,
                                                      const char  *key);
 gboolean           lwn_store_ids_add_key            (LwnStoreIds *ids,
-                                                     const char  *key);
+                                                     const char  *key,
+                                                     guint        keep);
 void               lwn_store_ids_touch_key          (LwnStoreIds *ids,
                                                      const char  *key);
-void               lwn_store_ids_grow               (LwnStoreIds *ids,
-                                                     guint        keep);
 GPtrArray         *lwn_store_ids_dup_keys           (LwnStoreIds *ids);
 gboolean           lwn_store_id_is_storable         (const char  *id);
 gboolean           lwn_store_digest_is_valid        (const char  *hex);
@@ -98,6 +120,8 @@ gboolean           lwn_store_value_is_storable      (const char  *value);
 const char        *lwn_store_resolve_url            (LwnStore    *self,
                                                      const char  *url);
 void               lwn_store_reset                  (LwnStore    *self);
+void               lwn_store_keep_at_least          (LwnStore    *self,
+                                                     guint        keep);
 
 LwnStoreReadResult lwn_store_read_bounded           (const char  *path,
                                                      gsize        max_bytes,

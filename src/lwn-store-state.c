@@ -12,10 +12,9 @@
 #include "lwn-store-private.h"
 
 #define STATE_VERSION 1
-/* Two full id sets where every byte needed escaping, with a separator
- * after each id, plus room for the other keys: a larger file was not
- * written by us. */
-#define MAX_STATE_FILE_BYTES (2 * (2 * LWN_STORE_MAX_ID_SET_BYTES + LWN_STORE_MAX_IDS_LIMIT) + 1024 * 1024)
+/* Room for what this version writes and what versions that kept 1,000
+ * ids of up to 4 KiB to a set wrote: a larger file is not ours. */
+#define MAX_STATE_FILE_BYTES MAX (LWN_STORE_MAX_STATE_BYTES, LWN_STORE_MAX_OLD_STATE_BYTES)
 
 #define GROUP_STATE "state"
 #define GROUP_READ "read"
@@ -152,11 +151,14 @@ get_list (GKeyFile *key_file,
 /* Fills @set from the lists of @group, each the id seen longest ago first,
  * so that a full set keeps those seen last. The digests of ids that could
  * not be kept as they are come first: a file does not say when they were
- * seen among the others, and a feed shown again tells. */
+ * seen among the others, and a feed shown again tells. Ids that older
+ * versions kept as they are and this one does not are taken as their
+ * digests, so that their marks hold. */
 static gboolean
 load_id_list (GKeyFile *key_file,
               const char *group,
               LwnStoreIds *set,
+              guint keep,
               GError **error)
 {
   g_autoptr (GError) local_error = NULL;
@@ -183,13 +185,15 @@ load_id_list (GKeyFile *key_file,
         }
       key[0] = LWN_STORE_DIGEST_MARK;
       memcpy (key + 1, digests[i], LWN_STORE_DIGEST_HEX_BYTES + 1);
-      lwn_store_ids_add_key (set, key);
+      lwn_store_ids_add_key (set, key, keep);
     }
 
   for (gsize i = 0; ids != NULL && ids[i] != NULL; i++)
     {
-      if (lwn_store_id_is_storable (ids[i]))
-        lwn_store_ids_add_key (set, ids[i]);
+      char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+
+      if (ids[i][0] != '\0' && strnlen (ids[i], LWN_STORE_MAX_OLD_ID_BYTES + 1) <= LWN_STORE_MAX_OLD_ID_BYTES)
+        lwn_store_ids_add_key (set, lwn_store_ids_key (ids[i], NULL, buffer), keep);
       else
         g_debug ("Skipping an unusable id in [%s] of the state file", group);
     }
@@ -209,12 +213,10 @@ load_key_file (LwnStore *self,
   gint64 keep = g_key_file_get_int64 (key_file, GROUP_STATE, "id-limit", NULL);
 
   if (keep > 0)
-    {
-      lwn_store_ids_grow (&self->read, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
-      lwn_store_ids_grow (&self->announced, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
-    }
+    lwn_store_keep_at_least (self, (guint) MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
 
-  if (!load_id_list (key_file, GROUP_READ, &self->read, error) || !load_id_list (key_file, GROUP_ANNOUNCED, &self->announced, error))
+  if (!load_id_list (key_file, GROUP_READ, &self->read, self->keep_ids, error)
+      || !load_id_list (key_file, GROUP_ANNOUNCED, &self->announced, self->keep_ids, error))
     return FALSE;
 
   self->validators_url = dup_optional_string (key_file, GROUP_VALIDATORS, "url");
@@ -256,9 +258,11 @@ load_key_file (LwnStore *self,
  * A file that cannot be read, is not a key file, has no or another
  * `version`, or is larger than any state we write is renamed to
  * `state.ini.corrupt-YYYYMMDD-HHMMSS` next to it; the store is then empty
- * and usable. Within a usable file, ids and values that are too long or not
- * UTF-8 are skipped, and each id set keeps as many ids as the file says it
- * kept (1,000 in files of older versions), those seen last.
+ * and usable. Within a usable file, ids longer than 4 KiB and values that
+ * are too long or not UTF-8 are skipped; ids longer than 256 bytes, which
+ * older versions kept as they are, are kept as their SHA-256 from now on.
+ * Each id set keeps as many ids as the file says it kept (1,000 in files of
+ * older versions), those seen last.
  *
  * Returns: %TRUE on success or a missing file; %FALSE with
  *   %LWN_STORE_ERROR_CORRUPT, naming the file and where it went, otherwise
@@ -381,7 +385,7 @@ snapshot_new (LwnStore *self)
   snapshot->writer = &self->writer;
   snapshot->generation = ++self->snapshots;
   snapshot->path = g_strdup (self->state_path);
-  snapshot->keep = self->read.keep;
+  snapshot->keep = self->keep_ids;
   snapshot->read = lwn_store_ids_dup_keys (&self->read);
   snapshot->announced = lwn_store_ids_dup_keys (&self->announced);
   snapshot->validators_url = g_strdup (self->validators_url);

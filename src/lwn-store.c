@@ -55,12 +55,22 @@ lwn_store_reset (LwnStore *self)
 {
   lwn_store_ids_clear (&self->read);
   lwn_store_ids_clear (&self->announced);
+  self->keep_ids = LWN_STORE_MAX_IDS;
   g_clear_pointer (&self->validators_url, g_free);
   g_clear_pointer (&self->etag, g_free);
   g_clear_pointer (&self->last_modified, g_free);
   g_clear_pointer (&self->configured_url, g_free);
   g_clear_pointer (&self->moved_to_url, g_free);
   g_clear_pointer (&self->last_success, g_date_time_unref);
+}
+
+/* Makes each id set keep at least @keep ids from now on, never fewer than
+ * before, nor more than the limit. */
+void
+lwn_store_keep_at_least (LwnStore *self,
+                         guint keep)
+{
+  self->keep_ids = MAX (self->keep_ids, MIN (keep, LWN_STORE_MAX_IDS_LIMIT));
 }
 
 static void
@@ -71,6 +81,7 @@ lwn_store_finalize (GObject *object)
   lwn_store_reset (self);
   lwn_store_ids_destroy (&self->read);
   lwn_store_ids_destroy (&self->announced);
+  g_clear_pointer (&self->shown_keys, g_hash_table_unref);
   g_free (self->cache_dir);
   g_free (self->state_path);
   /* Every save_async task holds the store, so none is left here. */
@@ -92,6 +103,8 @@ lwn_store_init (LwnStore *self)
 {
   lwn_store_ids_init (&self->read);
   lwn_store_ids_init (&self->announced);
+  self->keep_ids = LWN_STORE_MAX_IDS;
+  self->shown_keys = lwn_store_ids_known_new ();
   g_mutex_init (&self->writer.lock);
   self->waiting = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -225,7 +238,7 @@ lwn_store_is_read (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_contains_key (&self->read, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_contains_key (&self->read, lwn_store_ids_key (id, self->shown_keys, buffer));
 }
 
 /**
@@ -234,8 +247,8 @@ lwn_store_is_read (LwnStore *self,
  * @id: (nullable): an item id: any non-empty string
  *
  * Remembers @id as read. When the set is full, the read id seen in a shown
- * feed longest ago is forgotten. Ids longer than 4 KiB or not in UTF-8 are
- * remembered by their SHA-256; %NULL and the empty id are ignored.
+ * feed longest ago is forgotten. Ids longer than 256 bytes or not in UTF-8
+ * are remembered by their SHA-256; %NULL and the empty id are ignored.
  *
  * Returns: %TRUE if @id was not read before and now is
  */
@@ -247,7 +260,7 @@ lwn_store_mark_read (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_add_key (&self->read, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_add_key (&self->read, lwn_store_ids_key (id, self->shown_keys, buffer), self->keep_ids);
 }
 
 /**
@@ -265,7 +278,7 @@ lwn_store_is_announced (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_contains_key (&self->announced, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_contains_key (&self->announced, lwn_store_ids_key (id, self->shown_keys, buffer));
 }
 
 /**
@@ -286,7 +299,7 @@ lwn_store_mark_announced (LwnStore *self,
 
   g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
 
-  return lwn_store_ids_add_key (&self->announced, lwn_store_ids_key (id, buffer));
+  return lwn_store_ids_add_key (&self->announced, lwn_store_ids_key (id, self->shown_keys, buffer), self->keep_ids);
 }
 
 /**
@@ -315,32 +328,40 @@ lwn_store_has_history (LwnStore *self)
  *
  * Records that @ids were seen now. When an id set is full, the ids seen
  * longest ago are forgotten first, so the marks of the feed shown are the
- * last to go, its first ids last of all; the order is kept on disk. From
- * now on each set keeps at least twice as many ids as @ids holds (and
- * never fewer than 1,000 or than before), up to 10,000 ids and 16 MiB.
+ * last to go, its first ids last of all. From now on each set keeps at
+ * least twice as many ids as @ids holds (and never fewer than 1,000 or than
+ * before), up to 10,000 ids.
+ *
+ * Nothing is written: the next save (after the next mark, or on quitting)
+ * writes the order and the number of ids kept with the rest of the state.
+ *
+ * The SHA-256 of an id too long to keep as it is is computed here, and
+ * only for the ids the feed shown before did not hold; until the next
+ * call, the store's other calls for these ids use it rather than compute
+ * it again. So call this first when showing a feed, before asking about
+ * its items.
  */
 void
 lwn_store_note_shown_ids (LwnStore *self,
                           const char *const *ids,
                           gsize n_ids)
 {
-  guint keep;
-
   g_return_if_fail (LWN_IS_STORE (self));
   g_return_if_fail (ids != NULL || n_ids == 0);
 
-  keep = (guint) MIN (n_ids, LWN_STORE_MAX_IDS_LIMIT) * 2;
-  lwn_store_ids_grow (&self->read, keep);
-  lwn_store_ids_grow (&self->announced, keep);
+  lwn_store_keep_at_least (self, (guint) MIN (n_ids, LWN_STORE_MAX_IDS_LIMIT) * 2);
 
+  /* The keys of the ids shown before and shown again are kept, so a new
+   * feed costs a SHA-256 only for its new ids; the others go. */
+  self->shows++;
   for (gsize i = n_ids; i-- > 0;)
     {
-      char buffer[LWN_STORE_DIGEST_KEY_BYTES];
-      const char *key = lwn_store_ids_key (ids[i], buffer);
+      const char *key = lwn_store_ids_know_key (self->shown_keys, ids[i], self->shows);
 
       lwn_store_ids_touch_key (&self->read, key);
       lwn_store_ids_touch_key (&self->announced, key);
     }
+  lwn_store_ids_forget_unshown (self->shown_keys, self->shows);
 }
 
 /**

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of what the reading model remembers at scale, against a local HTTP server: feeds of 1,200 items,
- * ids of 4 KiB and ids too long to keep as they are, across refreshes and restarts. */
+ * with short ids and with ids of 4 KiB, and ids over 4 KiB, across refreshes and restarts (ids over 256 bytes
+ * the store keeps as their digests). */
 
 #include "config.h"
 

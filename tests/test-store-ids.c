@@ -5,40 +5,7 @@
 
 #include <string.h>
 
-#include <glib/gstdio.h>
-
-#include "lwn-store.h"
-
-/* A new store in the same (XDG) folders as @store, loaded from its saved state. */
-static LwnStore *
-reload (LwnStore *store)
-{
-  g_autoptr (GError) error = NULL;
-  LwnStore *fresh;
-
-  g_assert_true (lwn_store_save (store, &error));
-  g_assert_no_error (error);
-
-  fresh = lwn_store_new (NULL, NULL);
-  g_assert_cmpstr (lwn_store_get_state_path (fresh), ==, lwn_store_get_state_path (store));
-  g_assert_true (lwn_store_load (fresh, &error));
-  g_assert_no_error (error);
-
-  return fresh;
-}
-
-static void
-write_file (const char *path,
-            const char *contents,
-            gssize length)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, length, &error);
-  g_assert_no_error (error);
-}
+#include "store-fixture.h"
 
 static void
 test_ids_round_trip (void)
@@ -109,14 +76,29 @@ test_ids_special_characters (gconstpointer data)
   g_assert_true (!lwn_store_mark_read (loaded, id));
 }
 
+/* The contents of the state file of @store, which must exist. */
+static char *
+dup_state (LwnStore *store,
+           gsize *length)
+{
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (lwn_store_get_state_path (store), &contents, length, NULL));
+  return contents;
+}
+
 static void
 test_ids_rejected (void)
 {
   g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
   g_autoptr (LwnStore) loaded = NULL;
   g_autofree char *longest = g_strnfill (4096, 'x');
+  g_autofree char *verbatim = g_strnfill (LWN_STORE_MAX_ID_BYTES, 'v');
+  g_autofree char *digested = g_strnfill (LWN_STORE_MAX_ID_BYTES + 1, 'd');
+  g_autofree char *contents = NULL;
 
-  g_test_summary ("No id and the empty id are never kept; ids up to 4 KiB are kept as they are.");
+  g_test_summary ("No id and the empty id are never kept; ids up to 256 bytes are kept as they are, "
+                  "longer ones (4 KiB here) as their digest.");
 
   g_assert_true (!lwn_store_mark_read (store, NULL));
   g_assert_true (!lwn_store_mark_read (store, ""));
@@ -124,10 +106,70 @@ test_ids_rejected (void)
   g_assert_true (!lwn_store_is_read (store, ""));
   g_assert_true (!lwn_store_has_history (store));
   g_assert_true (lwn_store_mark_read (store, longest));
+  g_assert_true (lwn_store_mark_read (store, verbatim));
+  g_assert_true (lwn_store_mark_read (store, digested));
 
   loaded = reload (store);
   g_assert_true (lwn_store_is_read (loaded, longest));
+  g_assert_true (lwn_store_is_read (loaded, verbatim));
+  g_assert_true (lwn_store_is_read (loaded, digested));
   g_assert_true (!lwn_store_is_read (loaded, ""));
+  contents = dup_state (loaded, NULL);
+  g_assert_nonnull (strstr (contents, verbatim));
+  g_assert_null (strstr (contents, digested));
+  g_assert_null (strstr (contents, longest));
+}
+
+static void
+test_ids_old_long (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GKeyFile) old = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *data = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_test_summary ("A state file of an older version, which kept ids of up to 4 KiB as they are, loads with "
+                  "its marks, and is saved again without those ids.");
+
+  /* As versions up to 0.1.0 wrote it: 1,000 ids of 1 KiB with separators in them, the first marked first. */
+  for (guint n = 0; n < 1000; n++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("https://lwn.net/Articles/%u/?", n);
+      g_autofree char *padding = g_strnfill (1024 - strlen (prefix), ';');
+
+      g_ptr_array_add (ids, g_strconcat (prefix, padding, NULL));
+    }
+  g_ptr_array_add (ids, g_strdup ("short"));
+  g_key_file_set_integer (old, "state", "version", 1);
+  g_key_file_set_string_list (old, "read", "ids", (const char *const *) ids->pdata, ids->len);
+  g_key_file_set_string_list (old, "announced", "ids", (const char *const *) ids->pdata + 1, 2);
+  data = g_key_file_to_data (old, &length, NULL);
+  write_file (lwn_store_get_state_path (store), data, (gssize) length);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  /* Still the newest 1,000: the oldest went. */
+  g_assert_true (!lwn_store_is_read (store, ids->pdata[0]));
+  for (guint i = 1; i < ids->len; i++)
+    g_assert_true (lwn_store_is_read (store, ids->pdata[i]));
+  g_assert_true (!lwn_store_is_announced (store, ids->pdata[0]));
+  g_assert_true (lwn_store_is_announced (store, ids->pdata[1]));
+  g_assert_true (lwn_store_is_announced (store, ids->pdata[2]));
+  g_assert_true (!lwn_store_is_announced (store, ids->pdata[3]));
+  g_assert_true (!lwn_store_mark_read (store, ids->pdata[500]));
+
+  loaded = reload (store);
+  for (guint i = 1; i < ids->len; i++)
+    g_assert_true (lwn_store_is_read (loaded, ids->pdata[i]));
+  g_assert_true (lwn_store_is_announced (loaded, ids->pdata[2]));
+  contents = dup_state (loaded, &length);
+  g_assert_null (strstr (contents, "https://lwn.net/Articles/999/"));
+  g_assert_nonnull (strstr (contents, "short"));
+  g_assert_cmpuint (length, <, 2 * 1000 * (LWN_STORE_DIGEST_HEX_BYTES + 1) + 1024);
 }
 
 static void
@@ -379,7 +421,11 @@ test_ids_large_4k (void)
   g_autoptr (LwnStore) loaded = NULL;
   g_autoptr (GPtrArray) feed = g_ptr_array_new_with_free_func (g_free);
 
-  g_test_summary ("A feed of 1,200 items with ids of 4 KiB keeps every mark across a restart.");
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_test_summary ("A feed of 1,200 items with ids of 4 KiB keeps every mark across a restart, in a state "
+                  "file that holds their digests, not the ids.");
 
   for (guint n = 1200; n-- > 0;)
     {
@@ -402,6 +448,109 @@ test_ids_large_4k (void)
       g_assert_true (lwn_store_is_read (loaded, feed->pdata[i]));
       g_assert_true (lwn_store_is_announced (loaded, feed->pdata[i]));
     }
+
+  /* Each set a list of 1,200 digests, each with its separator; 1 KiB for the rest. */
+  contents = dup_state (loaded, &length);
+  g_test_message ("state.ini: %" G_GSIZE_FORMAT " bytes", length);
+  g_assert_cmpuint (length, <=, 2 * feed->len * (LWN_STORE_DIGEST_HEX_BYTES + 1) + 1024);
+}
+
+/* An id of 4 KiB, @n then padding: kept as its digest. */
+static char *
+long_id (guint n)
+{
+  g_autofree char *prefix = g_strdup_printf ("https://lwn.net/Articles/%u/?", n);
+  g_autofree char *padding = g_strnfill (4096 - strlen (prefix), 'p');
+
+  return g_strconcat (prefix, padding, NULL);
+}
+
+static void
+test_ids_shown_keys (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autofree char *one = long_id (1);
+  g_autofree char *one_again = long_id (1);
+  g_autofree char *one_later = long_id (1);
+  g_autofree char *two = long_id (2);
+  g_autofree char *three = long_id (3);
+  const char *first[] = { two, one, one_again };
+  const char *second[] = { three, two };
+
+  g_test_summary ("Long ids of the feed shown, their digests worked out once, are found by content, "
+                  "as after that feed is gone and after a restart.");
+
+  lwn_store_note_shown_ids (store, first, G_N_ELEMENTS (first));
+  g_assert_true (lwn_store_mark_read (store, one_later));
+  g_assert_true (!lwn_store_mark_read (store, one));
+  g_assert_true (lwn_store_is_read (store, one_again));
+  g_assert_true (!lwn_store_is_read (store, two));
+  g_assert_true (lwn_store_mark_announced (store, two));
+
+  /* one is no longer shown: its digest is worked out again, the same. */
+  lwn_store_note_shown_ids (store, second, G_N_ELEMENTS (second));
+  g_assert_true (lwn_store_is_read (store, one_later));
+  g_assert_true (!lwn_store_mark_read (store, one));
+  g_assert_true (lwn_store_is_announced (store, two));
+  g_assert_true (!lwn_store_is_read (store, three));
+  g_clear_pointer (&one_again, g_free);
+  lwn_store_note_shown_ids (store, NULL, 0);
+  g_assert_true (lwn_store_is_announced (store, two));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_read (loaded, one));
+  g_assert_true (lwn_store_is_announced (loaded, two));
+  lwn_store_note_shown_ids (loaded, second, G_N_ELEMENTS (second));
+  g_assert_true (lwn_store_is_announced (loaded, two));
+  g_assert_true (!lwn_store_is_announced (loaded, three));
+}
+
+/* The longest id kept as it is, which a state file holds at twice its length:
+ * @n, then ';' (written as "\\;"). */
+static char *
+escaped_id (guint n)
+{
+  g_autofree char *number = g_strdup_printf ("%u", n);
+  g_autofree char *padding = g_strnfill (LWN_STORE_MAX_ID_BYTES - strlen (number), ';');
+
+  return g_strconcat (number, padding, NULL);
+}
+
+static void
+test_ids_largest_state (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GPtrArray) huge = make_ids ("h", LWN_STORE_MAX_IDS_LIMIT / 2 - 1, 0);
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_test_summary ("The largest state the store writes, both sets full of the longest ids kept as they are, "
+                  "each byte escaped, loads again.");
+
+  note_shown (store, huge);
+  for (guint n = 0; n < LWN_STORE_MAX_IDS_LIMIT; n++)
+    {
+      g_autofree char *id = escaped_id (n);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+      g_assert_true (lwn_store_mark_announced (store, id));
+    }
+
+  loaded = reload (store);
+  contents = dup_state (loaded, &length);
+  g_test_message ("state.ini: %" G_GSIZE_FORMAT " bytes", length);
+  g_assert_cmpuint (length, <=, LWN_STORE_MAX_STATE_BYTES);
+  g_assert_cmpuint (LWN_STORE_MAX_STATE_BYTES, <=, LWN_STORE_MAX_OLD_STATE_BYTES);
+  g_assert_null (strstr (contents, "digests"));
+  for (guint n = 0; n < LWN_STORE_MAX_IDS_LIMIT; n++)
+    {
+      g_autofree char *id = escaped_id (n);
+
+      g_assert_true (lwn_store_is_read (loaded, id));
+      g_assert_true (lwn_store_is_announced (loaded, id));
+    }
 }
 
 int
@@ -418,11 +567,14 @@ main (int argc,
       g_test_add_data_func (path, special_ids[i], test_ids_special_characters);
     }
   g_test_add_func ("/store/ids/rejected", test_ids_rejected);
+  g_test_add_func ("/store/ids/old-long", test_ids_old_long);
   g_test_add_func ("/store/ids/bounded", test_ids_bounded);
   g_test_add_func ("/store/ids/capped-on-load", test_ids_capped_on_load);
   g_test_add_func ("/store/ids/unstorable", test_ids_unstorable);
   g_test_add_func ("/store/ids/large-feed", test_ids_large_feed);
   g_test_add_func ("/store/ids/large-feed-4k", test_ids_large_4k);
+  g_test_add_func ("/store/ids/largest-state", test_ids_largest_state);
+  g_test_add_func ("/store/ids/shown-keys", test_ids_shown_keys);
   g_test_add_func ("/store/ids/evict-last-seen", test_ids_evict_last_seen);
   g_test_add_func ("/store/ids/cap-grows", test_ids_cap_grows);
 

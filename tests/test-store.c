@@ -9,7 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "lwn-store.h"
+#include "store-fixture.h"
 
 #define FEED_URL "https://lwn.net/headlines/rss"
 #define OTHER_URL "https://lwn.net/headlines/newrss"
@@ -28,24 +28,6 @@ default_cache_dir (void)
   return g_build_filename (g_get_user_cache_dir (), "lwn-tray", NULL);
 }
 
-/* A new store in the same (XDG) folders as @store, loaded from its saved state. */
-static LwnStore *
-reload (LwnStore *store)
-{
-  g_autoptr (GError) error = NULL;
-  LwnStore *fresh;
-
-  g_assert_true (lwn_store_save (store, &error));
-  g_assert_no_error (error);
-
-  fresh = lwn_store_new (NULL, NULL);
-  g_assert_cmpstr (lwn_store_get_state_path (fresh), ==, lwn_store_get_state_path (store));
-  g_assert_true (lwn_store_load (fresh, &error));
-  g_assert_no_error (error);
-
-  return fresh;
-}
-
 /* The names in @dir, sorted, joined with spaces. */
 static char *
 list_dir (const char *dir)
@@ -61,19 +43,6 @@ list_dir (const char *dir)
   g_ptr_array_add (names, NULL);
 
   return g_strjoinv (" ", (char **) names->pdata);
-}
-
-static void
-write_file (const char *path,
-            const char *contents,
-            gssize length)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, length, &error);
-  g_assert_no_error (error);
 }
 
 static void
@@ -286,11 +255,11 @@ static const CorruptCase corrupt_cases[] = {
 static char *
 make_huge_state (gsize *out_length)
 {
-  gsize size = 68 * 1024 * 1024;
+  /* Larger than what this version and older ones write, about 17 MiB. */
+  gsize size = MAX (LWN_STORE_MAX_STATE_BYTES, LWN_STORE_MAX_OLD_STATE_BYTES) + 1;
   GString *contents = g_string_sized_new (size + 4096);
   g_autofree char *id = g_strnfill (4000, 'z');
 
-  /* Two sets of 16 MiB of ids, every byte escaped, are at most 65 MiB. */
   g_string_append (contents, "[state]\nversion=1\n[read]\nids=");
   while (contents->len < size)
     g_string_append_printf (contents, "%s;", id);
@@ -693,6 +662,64 @@ test_save_sync_after_async (void)
   g_assert_no_error (log.error);
 }
 
+static void
+saved_cb (GObject *source,
+          GAsyncResult *result,
+          gpointer user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (lwn_store_save_finish (LWN_STORE (source), result, &error));
+  g_assert_no_error (error);
+  *done = TRUE;
+}
+
+static void
+test_save_async_snapshot_evicted (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  guint keep = store->keep_ids;
+  gboolean done = FALSE;
+
+  g_test_summary ("A save writes the ids as they were when it was asked for, even when all of them are "
+                  "forgotten before its worker writes them.");
+
+  for (guint i = 0; i < keep; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("old-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+    }
+
+  /* The worker waits for this lock before it writes. */
+  g_mutex_lock (&store->writer.lock);
+  lwn_store_save_async (store, NULL, saved_cb, &done);
+  for (guint i = 0; i <= keep; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("new-%u", i);
+
+      g_assert_true (lwn_store_mark_read (store, id));
+    }
+  g_assert_true (!lwn_store_is_read (store, "old-0"));
+  g_assert_true (!lwn_store_is_read (store, "old-999"));
+  g_mutex_unlock (&store->writer.lock);
+  wait_for (&done);
+
+  g_assert_true (lwn_store_load (loaded, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < keep; i++)
+    {
+      g_autofree char *old_id = g_strdup_printf ("old-%u", i);
+      g_autofree char *new_id = g_strdup_printf ("new-%u", i);
+
+      g_assert_true (lwn_store_is_read (loaded, old_id));
+      g_assert_true (!lwn_store_is_read (loaded, new_id));
+    }
+}
+
 /* A state folder nobody can create, even root: its parent is a regular file. */
 static char *
 make_impossible_dir (void)
@@ -1074,6 +1101,7 @@ main (int argc,
   g_test_add_func ("/store/save-async/order", test_save_async_order);
   g_test_add_func ("/store/save-async/in-flight", test_save_async_in_flight);
   g_test_add_func ("/store/save-async/sync-after-async", test_save_sync_after_async);
+  g_test_add_func ("/store/save-async/snapshot-evicted", test_save_async_snapshot_evicted);
   g_test_add_func ("/store/save-async/fails", test_save_async_fails);
   g_test_add_func ("/store/save-async/cancelled", test_save_async_cancelled);
   g_test_add_func ("/store/feed-cache/thread", test_feed_cache_thread);
