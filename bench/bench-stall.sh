@@ -7,7 +7,7 @@
 # samples, the applets' logs and the feed server's log there; STALL_RT=0 measures without
 # SCHED_FIFO (which needs root), so that other load on the machine counts as stalls.
 #
-# bench/stall-probe.py calls each applet's dbusmenu (GetGroupProperties, which libdbusmenu
+# bench/stall_probe.py calls each applet's dbusmenu (GetGroupProperties, which libdbusmenu
 # answers on the main loop) one call at a time, 1 ms apart, and times every round-trip;
 # a stall is a round-trip less the applet's median one when idle. Beside each, it notes
 # what the main thread did meanwhile (its schedstat), a Peer.Ping round-trip (answered
@@ -64,7 +64,7 @@ floor_applet=$builddir/bench/floor-applet
 feed=tests/data/lwn-headlines-2023-07.rdf
 
 # Other work on the machine (builds, tests) would delay the round-trips and pass for
-# stalls: the threads on a round-trip's path run SCHED_FIFO (see stall-probe.py) when
+# stalls: the threads on a round-trip's path run SCHED_FIFO (see stall_probe.py) when
 # allowed. STALL_RT=0 measures without.
 realtime=10
 if [ "${STALL_RT:-1}" = 0 ] || ! chrt -f 1 true 2>/dev/null; then
@@ -225,7 +225,7 @@ probe() {
   local label=$1 name path
   shift
   read -r name path <<<"$app_item"
-  "$python" bench/stall-probe.py measure --name "$name" --item-path "$path" --applet "$label" \
+  "$python" bench/stall_probe.py measure --name "$name" --item-path "$path" --applet "$label" \
     --samples "$tmp/samples" --server "http://127.0.0.1:$port" --server-log "$tmp/server.log" \
     --pid "$app_pid" --runs "$runs" --realtime "$realtime" --bus-pid "$bus_pid" "$@"
 }
@@ -295,4 +295,4 @@ stop_applet
 echo
 echo "Load average after: $(cut -d ' ' -f 1-3 /proc/loadavg) (run took $((($(now_ns) - started) / 1000000000)) s)"
 echo
-"$python" bench/stall-probe.py report --samples "$tmp/samples"
+"$python" bench/stall_probe.py report --samples "$tmp/samples"

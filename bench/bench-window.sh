@@ -7,7 +7,7 @@
 # samples, the applets' logs and the feed server's log there; STALL_RT=0 measures without
 # SCHED_FIFO (which needs root), so that other load on the machine counts as stalls.
 #
-# The stalls are measured as bench/bench-stall.sh measures them (bench/stall-probe.py:
+# The stalls are measured as bench/bench-stall.sh measures them (bench/stall_probe.py:
 # dbusmenu round-trips on the main loop, one at a time, 1 ms apart); the first frame by
 # bench/window-probe.py, which reads the screen until the window's first rows show. Both
 # in the private world of bench/bench-stall.sh: Xvfb (black root, no window manager, so a
