@@ -437,14 +437,14 @@ class Applet:
         phase = self.phases.get((self.name, phase_name))
         if phase is None or self.median is None:
             return None
-        stalls = []
-        for sent, rtt, cpu, _wait in phase.menu:
-            stall = rtt - self.median
-            # In this order: the CPU test is cheap, the others look through all the samples.
+        # Longest first, so that the first one to pass is the answer: the ping and tick
+        # tests each look through all the samples, too slow to make for every round-trip.
+        stalls = sorted(((rtt - self.median, sent, rtt, cpu) for sent, rtt, cpu, _wait in phase.menu), reverse=True)
+        for stall, sent, rtt, cpu in stalls:
             if Phase.working(stall, cpu) and not phase.ping_held(stall, sent, rtt) \
                     and not phase.tick_held(stall, sent, rtt):
-                stalls.append(stall)
-        return max(stalls, default=0.0)
+                return stall
+        return 0.0
 
 
 # (what, lwn-tray's applet label and phase, floor-applet's phase or None, target in ms)
