@@ -7,8 +7,9 @@
 # IDLE_SECONDS=N how long the idle windows last (default 60); KEEP_DIR=DIR keeps the
 # processes' smaps at the memory measurements, their logs and the watcher's log there.
 #
-# Everything runs in a private world: Xvfb, a private D-Bus session bus with a mock
-# StatusNotifierWatcher (bench/mock-watcher.py) and a dbusmock notification daemon,
+# Everything runs in the private world of bench/bench-session.sh: Xvfb, a private D-Bus
+# session bus with a mock StatusNotifierWatcher (bench/mock-watcher.py, which here reads
+# each item's menu until its headlines show) and a dbusmock notification daemon,
 # temporary HOME and XDG_* directories, GSETTINGS_BACKEND=memory, and the feed served
 # from 127.0.0.1 by bench/mock-feed-server.py. The run, about four minutes:
 #   W  floor-applet once, to warm up (see below).
@@ -23,41 +24,20 @@
 # shellcheck disable=SC2154
 set -euo pipefail
 
-builddir=${1:-build}
-if [ -n "${KEEP_DIR:-}" ]; then
-  mkdir -p "$KEEP_DIR"
-  KEEP_DIR=$(cd "$KEEP_DIR" && pwd)
-fi
+bench_name=bench-applet.sh
+bench_tools="getconf"
+# The watcher reads each item's menu until one of these shows: lwn-tray's headlines.
+bench_watcher_args=(--title "Going Rogue" --title "Floor item")
+# Asked of the server (GET /stats), not read from its log.
+bench_served_from=stats
+poll_interval=0.02
+# shellcheck source=bench/bench-session.sh
+source "$(dirname "$0")/bench-session.sh" "${1:-build}"
+
 refreshes=${REFRESHES:-40}
-python=/usr/bin/python3
-known_title="Going Rogue"
-floor_title="Floor item"
 memory_after=20
 idle_seconds=${IDLE_SECONDS:-60}
 server_delay=4
-
-if [ ! -f meson.build ] || [ ! -d bench ]; then
-  echo "bench-applet.sh: run me from the top of the source tree" >&2
-  exit 2
-fi
-for tool in Xvfb dbus-daemon getconf curl; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "bench-applet.sh: $tool is missing (see build-aux/install-deps.sh)" >&2
-    exit 2
-  fi
-done
-if ! "$python" -c 'import gi, dbusmock' 2>/dev/null; then
-  echo "bench-applet.sh: $python needs python3-gi and python3-dbusmock" >&2
-  exit 2
-fi
-
-if [ ! -d "$builddir" ]; then
-  meson setup "$builddir" >/dev/null
-fi
-meson compile -C "$builddir" lwn-tray floor-applet bench-parse >/dev/null
-
-lwn_tray=$builddir/src/lwn-tray
-floor_applet=$builddir/bench/floor-applet
 feed=tests/data/lwn-headlines-2023-07.rdf
 clk_tck=$(getconf CLK_TCK)
 ms_per_tick=$(awk -v t="$clk_tck" 'BEGIN { printf "%.3f", 1000 / t }')
@@ -66,60 +46,12 @@ if command -v perf >/dev/null && perf stat -e task-clock -x, -o /dev/null -- tru
   have_perf=true
 fi
 
-tmp=$(mktemp -d)
-pids=()
-
-cleanup() {
-  local pid
-  if [ -n "${KEEP_DIR:-}" ]; then
-    cp "$tmp"/*.log "$KEEP_DIR/" 2>/dev/null || true
-  fi
-  for pid in "${pids[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-  done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 20); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-  done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-now_ns() {
-  date +%s%N
-}
-
-poll_interval=0.02
-
-# wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every poll_interval seconds;
-# fails after SECONDS.
-wait_for() {
-  local timeout=$1 what=$2
-  shift 2
-  local deadline=$(($(now_ns) + timeout * 1000000000))
-  until "$@"; do
-    if (($(now_ns) > deadline)); then
-      echo "bench-applet.sh: timed out after ${timeout} s waiting for $what" >&2
-      return 1
-    fi
-    sleep "$poll_interval"
-  done
-}
-
 # sleep_until NS: sleeps until the wall clock reaches NS.
 sleep_until() {
   local left=$(($1 - $(now_ns)))
   if ((left > 0)); then
     sleep "$(awk -v n="$left" 'BEGIN { printf "%.3f", n / 1e9 }')"
   fi
-}
-
-file_has() {
-  [ -s "$1" ]
 }
 
 # log_time EVENT NAME: the time of the watcher's first EVENT line for bus name NAME.
@@ -131,21 +63,8 @@ log_has() {
   [ -n "$(log_time "$1" "$2")" ]
 }
 
-# The unique bus name of the next item to register after line FROM of the watcher log.
-item_after() {
-  awk -v from="$1" 'NR > from && $1 == "item" { print $3; exit }' "$tmp/watcher.log"
-}
-
-item_registered_after() {
-  [ -n "$(item_after "$1")" ]
-}
-
 menu_seen() {
   log_has menu "$1" || log_has menu-timeout "$1" || log_has menu-error "$1"
-}
-
-log_lines() {
-  wc -l <"$tmp/watcher.log"
 }
 
 ms_between() {
@@ -197,91 +116,23 @@ switches_delta() {
        END { gone = 0; for (t in before) if (!(t in after)) gone++; print d + 0, gone }' "$1" "$2"
 }
 
-bus_has_name() {
-  DBUS_SESSION_BUS_ADDRESS=$bus_address gdbus call --session --dest org.freedesktop.DBus \
-    --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.NameHasOwner "$1" 2>/dev/null | grep -q true
-}
-
-server() {
-  curl -sf --max-time 5 "http://127.0.0.1:$port/$1"
-}
-
-# served KEY: how many answers of that kind (e.g. same-304) the feed server gave.
-served() {
-  server stats | awk -v k="$1" '$1 == k { n = $2 } END { print n + 0 }'
-}
-
-served_more_than() {
-  (($(served "$1") > $2))
-}
-
 div() {
   awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN { if (b > 0) printf f, a / b; else print "n/a" }'
 }
 
 # --- the private session ---------------------------------------------------------
 
-mkdir -p "$tmp"/{home,cache,config,data,state,runtime}
-chmod 700 "$tmp/runtime"
-export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
-export XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_RUNTIME_DIR=$tmp/runtime
-export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 LC_ALL=C.UTF-8
 # The applet as `meson devenv` runs it from the build tree (icons/ and data/meson.build).
-GSETTINGS_SCHEMA_DIR=$(cd "$builddir" && pwd)/data
 XDG_DATA_DIRS=$PWD:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
-export GSETTINGS_SCHEMA_DIR XDG_DATA_DIRS
-unset G_MESSAGES_DEBUG SESSION_MANAGER
-
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
-pids+=($!)
-wait_for 10 "Xvfb" file_has "$tmp/display"
-DISPLAY=:$(head -n 1 "$tmp/display")
-export DISPLAY
-
-dbus-daemon --session --nofork --print-address=3 3>"$tmp/bus" >"$tmp/dbus.log" 2>&1 &
-pids+=($!)
-wait_for 10 "the session bus" file_has "$tmp/bus"
-bus_address=$(head -n 1 "$tmp/bus")
-export DBUS_SESSION_BUS_ADDRESS=$bus_address
-
-: >"$tmp/watcher.log"
-"$python" bench/mock-watcher.py --log "$tmp/watcher.log" --title "$known_title" --title "$floor_title" \
-  >"$tmp/watcher.out" 2>&1 &
-pids+=($!)
-wait_for 10 "the mock StatusNotifierWatcher" bus_has_name org.kde.StatusNotifierWatcher
-
-"$python" -m dbusmock --session -t notification_daemon >"$tmp/notifications.log" 2>&1 &
-pids+=($!)
-wait_for 10 "the mock notification daemon" bus_has_name org.freedesktop.Notifications
+export XDG_DATA_DIRS
+bench_start_session
 
 "$builddir/bench/bench-parse" --write 1000 "$tmp/big.rdf"
-"$python" bench/mock-feed-server.py --feed "$feed" --big "$tmp/big.rdf" --port-file "$tmp/port" \
-  --log "$tmp/server.log" >"$tmp/server.out" 2>&1 &
-pids+=($!)
-wait_for 10 "the feed server" file_has "$tmp/port"
-port=$(cat "$tmp/port")
-feed_url=http://127.0.0.1:$port/feed
+bench_start_feed_server --feed "$feed" --big "$tmp/big.rdf"
 
 echo "lwn-tray applet benchmark ($(nproc) CPUs, $(uname -r), CLK_TCK $clk_tck, $refreshes refreshes per CPU figure)"
 echo "Phases: A lwn-tray from the network and idle (~80 s); F floor-applet (~80 s); B lwn-tray from the cache, then refreshes (~$((3 * refreshes + 15)) s)."
 echo
-
-# start_applet NAME COMMAND...: starts it in the background; sets $app_pid and $app_start.
-start_applet() {
-  local name=$1
-  shift
-  app_lines=$(log_lines)
-  app_start=$(now_ns)
-  "$@" >"$tmp/$name.log" 2>&1 &
-  app_pid=$!
-  pids+=("$app_pid")
-}
-
-stop_applet() {
-  kill -TERM "$1" 2>/dev/null || true
-  wait_for 10 "process $1 to quit" bash -c "! kill -0 $1 2>/dev/null" || kill -KILL "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
 
 # measure_memory_and_idle PREFIX: RSS/PSS at memory_after seconds, then wake-ups and CPU
 # over idle_seconds; results land in variables named PREFIX_*.
@@ -304,15 +155,16 @@ idle_start() {
   idle_ticks0=$(cpu_ticks "$app_pid")
 }
 
+# idle_finish PREFIX PID
 idle_finish() {
-  local prefix=$1 delta gone
+  local prefix=$1 pid=$2 delta gone
   sleep_until $((idle_from + idle_seconds * 1000000000))
-  switches "$app_pid" >"$tmp/$prefix.switches.1"
+  switches "$pid" >"$tmp/$prefix.switches.1"
   read -r delta gone < <(switches_delta "$tmp/$prefix.switches.0" "$tmp/$prefix.switches.1")
   printf -v "${prefix}_wakeups" '%s' "$(div "$delta" "$idle_seconds")"
   printf -v "${prefix}_threads_gone" '%s' "$gone"
-  printf -v "${prefix}_idle_ticks" '%s' $(($(cpu_ticks "$app_pid") - idle_ticks0))
-  printf -v "${prefix}_threads" '%s' "$(find "/proc/$app_pid/task" -mindepth 1 -maxdepth 1 | wc -l)"
+  printf -v "${prefix}_idle_ticks" '%s' $(($(cpu_ticks "$pid") - idle_ticks0))
+  printf -v "${prefix}_threads" '%s' "$(find "/proc/$pid/task" -mindepth 1 -maxdepth 1 | wc -l)"
 }
 
 # --- warm-up ---------------------------------------------------------------------------
@@ -323,25 +175,22 @@ idle_finish() {
 # always done it already, so one throw-away run does it here (Xvfb -noreset keeps the
 # property), which also warms the page cache for both programs alike.
 start_applet warm-up "$floor_applet"
-wait_for 20 "the warm-up applet to register with the watcher" item_registered_after "$app_lines"
-warm_name=$(item_after "$app_lines")
+warm_name=${app_item%% *}
 wait_for 35 "the warm-up applet's menu" menu_seen "$warm_name"
-stop_applet "$app_pid"
+stop_applet
 
 # --- A: lwn-tray, first run ----------------------------------------------------------
 
 echo "A: lwn-tray, empty cache, feed from the network"
 start_applet lwn-tray-a "$lwn_tray" --feed-url "$feed_url" --interval 3600
-wait_for 20 "lwn-tray to register with the watcher" item_registered_after "$app_lines"
-a_name=$(item_after "$app_lines")
+a_name=${app_item%% *}
 wait_for 35 "lwn-tray's menu" menu_seen "$a_name"
 a_reg_ms=$(ms_between "$app_start" "$(log_time item "$a_name")")
 a_menu_ms=$(ms_between "$app_start" "$(log_time menu "$a_name")")
 measure_memory a
 idle_start a
-idle_finish a
-a_pid=$app_pid
-stop_applet "$a_pid"
+idle_finish a "$app_pid"
+stop_applet
 idle_ticks_per_s=$(awk -v t="$a_idle_ticks" -v s="$idle_seconds" 'BEGIN { printf "%.4f", t / s }')
 echo "   tray after $a_reg_ms ms, headlines after $a_menu_ms ms; PSS $a_pss KiB; $a_wakeups wake-ups/s idle"
 
@@ -349,8 +198,7 @@ echo "   tray after $a_reg_ms ms, headlines after $a_menu_ms ms; PSS $a_pss KiB;
 
 echo "F: floor-applet"
 start_applet floor "$floor_applet"
-wait_for 20 "floor-applet to register with the watcher" item_registered_after "$app_lines"
-f_name=$(item_after "$app_lines")
+f_name=${app_item%% *}
 wait_for 35 "floor-applet's menu" menu_seen "$f_name"
 f_reg_ms=$(ms_between "$app_start" "$(log_time item "$f_name")")
 f_menu_ms=$(ms_between "$app_start" "$(log_time menu "$f_name")")
@@ -364,20 +212,19 @@ echo "   tray after $f_reg_ms ms, menu after $f_menu_ms ms; PSS $f_pss KiB"
 # --- B: lwn-tray from its cache, then refreshes ---------------------------------------
 
 echo "B: lwn-tray, cache kept, the server holding its answer back ${server_delay} s"
-server "control?mode=same&delay=$server_delay" >/dev/null
+server "control?mode=same&delay=$server_delay"
 start_applet lwn-tray-b "$lwn_tray" --feed-url "$feed_url" --interval 1
-wait_for 20 "lwn-tray to register with the watcher" item_registered_after "$app_lines"
-b_name=$(item_after "$app_lines")
+b_name=${app_item%% *}
 wait_for 35 "lwn-tray's menu" menu_seen "$b_name"
 b_reg_ms=$(ms_between "$app_start" "$(log_time item "$b_name")")
 b_menu_ms=$(ms_between "$app_start" "$(log_time menu "$b_name")")
-server "control?delay=0" >/dev/null
+server "control?delay=0"
 echo "   tray after $b_reg_ms ms, headlines after $b_menu_ms ms"
 
 # The floor's idle window ends during B; both processes are independent on the bus.
 (
-  app_pid=$f_pid idle_from=$f_idle_from idle_ticks0=$f_ticks0
-  idle_finish f
+  idle_from=$f_idle_from idle_ticks0=$f_ticks0
+  idle_finish f "$f_pid"
   echo "$f_wakeups $f_threads_gone $f_idle_ticks $f_threads" >"$tmp/floor-idle"
   kill -TERM "$f_pid" 2>/dev/null || true
 ) &
@@ -390,7 +237,7 @@ cpu_phase() {
   local key=$1 mode=$2 n0 t0 c0 ns0 t1 c1 ns1 perf_pid="" perf_ms="n/a"
   # Polled gently: the poll itself must not compete with the applet for the CPU.
   local poll_interval=0.1
-  server "control?mode=$mode" >/dev/null
+  server "control?mode=$mode"
   n0=$(served "$key")
   wait_for 30 "a $key answer" served_more_than "$key" "$n0"
   n0=$(served "$key")
@@ -429,8 +276,7 @@ b_pss=$(pss_kib "$app_pid")
 if [ -n "${KEEP_DIR:-}" ]; then
   cp "/proc/$app_pid/smaps" "$KEEP_DIR/b.smaps"
 fi
-b_pid=$app_pid
-stop_applet "$b_pid"
+stop_applet
 wait "$floor_idle_job"
 read -r f_wakeups f_threads_gone f_idle_ticks f_threads <"$tmp/floor-idle"
 wait "$f_pid" 2>/dev/null || true

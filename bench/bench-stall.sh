@@ -7,13 +7,13 @@
 # samples, the applets' logs and the feed server's log there; STALL_RT=0 measures without
 # SCHED_FIFO (which needs root), so that other load on the machine counts as stalls.
 #
-# bench/stall-probe.py calls each applet's dbusmenu (GetGroupProperties, which libdbusmenu
+# bench/stall_probe.py calls each applet's dbusmenu (GetGroupProperties, which libdbusmenu
 # answers on the main loop) one call at a time, 1 ms apart, and times every round-trip;
 # a stall is a round-trip less the applet's median one when idle. Beside each, it notes
 # what the main thread did meanwhile (its schedstat), a Peer.Ping round-trip (answered
 # without the main loop) and a 1 ms sleep's lateness, to tell the applet's stalls from
 # the machine's. Run as root, the threads on a round-trip's path run SCHED_FIFO.
-# Everything runs in a private world, as in bench/bench-applet.sh: Xvfb, a private D-Bus
+# Everything runs in the private world of bench/bench-session.sh: Xvfb, a private D-Bus
 # session bus with a mock StatusNotifierWatcher (which here does not read the menus) and
 # a dbusmock notification daemon, temporary HOME and XDG_* directories, a desktop entry
 # running `true` as the web browser, and feeds served from 127.0.0.1 by
@@ -29,223 +29,25 @@
 #      feeds of 50 items with 60 KB descriptions; N clicks on them.
 set -euo pipefail
 
-builddir=${1:-build}
-if [ -n "${KEEP_DIR:-}" ]; then
-  mkdir -p "$KEEP_DIR"
-  KEEP_DIR=$(cd "$KEEP_DIR" && pwd)
-fi
-runs=${RUNS:-10}
-python=/usr/bin/python3
-
-if [ ! -f meson.build ] || [ ! -d bench ]; then
-  echo "bench-stall.sh: run me from the top of the source tree" >&2
-  exit 2
-fi
-for tool in Xvfb dbus-daemon curl; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "bench-stall.sh: $tool is missing (see build-aux/install-deps.sh)" >&2
-    exit 2
-  fi
-done
-if ! "$python" -c 'import gi, dbusmock' 2>/dev/null; then
-  echo "bench-stall.sh: $python needs python3-gi and python3-dbusmock" >&2
-  exit 2
-fi
-
-if [ ! -d "$builddir" ]; then
-  meson setup "$builddir" >/dev/null
-fi
-# gsettings-compile-data: the schema, for max-items in run C.
-meson compile -C "$builddir" lwn-tray floor-applet bench-parse gsettings-compile-data >/dev/null
-builddir=$(cd "$builddir" && pwd)
-
-lwn_tray=$builddir/src/lwn-tray
-floor_applet=$builddir/bench/floor-applet
-feed=tests/data/lwn-headlines-2023-07.rdf
-
-# Other work on the machine (builds, tests) would delay the round-trips and pass for
-# stalls: the threads on a round-trip's path run SCHED_FIFO (see stall-probe.py) when
-# allowed. STALL_RT=0 measures without.
-realtime=10
-if [ "${STALL_RT:-1}" = 0 ] || ! chrt -f 1 true 2>/dev/null; then
-  realtime=0
-fi
-
-tmp=$(mktemp -d)
-pids=()
-
-cleanup() {
-  local pid
-  if [ -n "${KEEP_DIR:-}" ]; then
-    cp "$tmp"/*.log "$tmp/samples" "$KEEP_DIR/" 2>/dev/null || true
-  fi
-  for pid in "${pids[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-  done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 20); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-  done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-now_ns() {
-  date +%s%N
-}
-
-# wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every 0.05 s; fails after SECONDS.
-wait_for() {
-  local timeout=$1 what=$2
-  shift 2
-  local deadline=$(($(now_ns) + timeout * 1000000000))
-  until "$@"; do
-    if (($(now_ns) > deadline)); then
-      echo "bench-stall.sh: timed out after ${timeout} s waiting for $what" >&2
-      return 1
-    fi
-    sleep 0.05
-  done
-}
-
-file_has() {
-  [ -s "$1" ]
-}
-
-bus_has_name() {
-  gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-    --method org.freedesktop.DBus.NameHasOwner "$1" 2>/dev/null | grep -q true
-}
-
-log_lines() {
-  wc -l <"$tmp/watcher.log"
-}
-
-# The "name path" of the next item to register after line FROM of the watcher log.
-item_after() {
-  awk -v from="$1" 'NR > from && $1 == "item" { print $3, $4; exit }' "$tmp/watcher.log"
-}
-
-item_registered_after() {
-  [ -n "$(item_after "$1")" ]
-}
-
-server() {
-  curl -sf --max-time 5 "http://127.0.0.1:$port/$1" >/dev/null
-}
-
-# served KEY: how many answers of that kind (e.g. same-304) the feed server gave.
-served() {
-  awk -v k="$1" '$2 == k { n++ } END { print n + 0 }' "$tmp/server.log"
-}
-
-served_more_than() {
-  (($(served "$1") > $2))
-}
-
-# --- the private session ---------------------------------------------------------
-
-mkdir -p "$tmp"/{home,cache,config,data,state,runtime}
-chmod 700 "$tmp/runtime"
-export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
-export XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_RUNTIME_DIR=$tmp/runtime
-export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR=$builddir/data NO_AT_BRIDGE=1 LC_ALL=C.UTF-8
-unset G_MESSAGES_DEBUG SESSION_MANAGER
-
-# A click opens a link: `true` stands in for the browser.
-mkdir -p "$XDG_DATA_HOME/applications"
-printf '[Desktop Entry]\nType=Application\nName=Bench browser\nExec=true %%u\nMimeType=%s\nNoDisplay=true\n' \
-  "x-scheme-handler/http;x-scheme-handler/https;" >"$XDG_DATA_HOME/applications/bench-browser.desktop"
-printf '[Default Applications]\nx-scheme-handler/http=bench-browser.desktop\nx-scheme-handler/https=bench-browser.desktop\n' \
-  >"$XDG_CONFIG_HOME/mimeapps.list"
-
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
-pids+=($!)
-wait_for 10 "Xvfb" file_has "$tmp/display"
-DISPLAY=:$(head -n 1 "$tmp/display")
-export DISPLAY
-
-dbus-daemon --session --nofork --print-address=3 3>"$tmp/bus" >"$tmp/dbus.log" 2>&1 &
-bus_pid=$!
-pids+=("$bus_pid")
-wait_for 10 "the session bus" file_has "$tmp/bus"
-DBUS_SESSION_BUS_ADDRESS=$(head -n 1 "$tmp/bus")
-export DBUS_SESSION_BUS_ADDRESS
-
+bench_name=bench-stall.sh
 # --timeout 0: the watcher only records registrations; its menu polling would load the
 # main loops being measured.
-: >"$tmp/watcher.log"
-"$python" bench/mock-watcher.py --log "$tmp/watcher.log" --timeout 0 >"$tmp/watcher.out" 2>&1 &
-pids+=($!)
-wait_for 10 "the mock StatusNotifierWatcher" bus_has_name org.kde.StatusNotifierWatcher
+bench_watcher_args=(--timeout 0)
+bench_probe=bench/stall_probe.py
+# shellcheck source=bench/bench-session.sh
+source "$(dirname "$0")/bench-session.sh" "${1:-build}"
+bench_start_session
 
-"$python" -m dbusmock --session -t notification_daemon >"$tmp/notifications.log" 2>&1 &
-pids+=($!)
-wait_for 10 "the mock notification daemon" bus_has_name org.freedesktop.Notifications
-
+feed=tests/data/lwn-headlines-2023-07.rdf
 "$builddir/bench/bench-parse" --write 1000 "$tmp/big.rdf"
 "$python" bench/make-feed.py --items 20 --fresh "$tmp/fresh.rdf"
 "$python" bench/make-feed.py --items 50 --description-bytes 61440 "$tmp/long.rdf"
-: >"$tmp/server.log"
 # At 100 Mbit/s, as from a real server: a 3 MB answer sent at once through loopback keeps
 # a CPU in the kernel for milliseconds, which would show as a stall of whatever runs there.
-"$python" bench/mock-feed-server.py --feed "$feed" --big "$tmp/big.rdf" --fresh "fresh=$tmp/fresh.rdf" \
-  --mode "long=$tmp/long.rdf" --rate 12500000 --port-file "$tmp/port" --log "$tmp/server.log" \
-  >"$tmp/server.out" 2>&1 &
-pids+=($!)
-wait_for 10 "the feed server" file_has "$tmp/port"
-port=$(cat "$tmp/port")
-feed_url=http://127.0.0.1:$port/feed
+bench_start_feed_server --feed "$feed" --big "$tmp/big.rdf" --fresh "fresh=$tmp/fresh.rdf" \
+  --mode "long=$tmp/long.rdf" --rate 12500000
 
-# start_applet NAME COMMAND...: starts it and waits for its tray item; sets $app_pid
-# and $app_item ("bus-name object-path").
-start_applet() {
-  local name=$1 lines
-  shift
-  lines=$(log_lines)
-  "$@" >>"$tmp/$name.log" 2>&1 &
-  app_pid=$!
-  pids+=("$app_pid")
-  wait_for 20 "$name to register with the watcher" item_registered_after "$lines"
-  app_item=$(item_after "$lines")
-}
-
-stop_applet() {
-  kill -TERM "$app_pid" 2>/dev/null || true
-  wait_for 10 "process $app_pid to quit" bash -c "! kill -0 $app_pid 2>/dev/null" || kill -KILL "$app_pid" 2>/dev/null || true
-  wait "$app_pid" 2>/dev/null || true
-}
-
-# probe LABEL PHASE...: measures the applet started last.
-probe() {
-  local label=$1 name path
-  shift
-  read -r name path <<<"$app_item"
-  "$python" bench/stall-probe.py measure --name "$name" --item-path "$path" --applet "$label" \
-    --samples "$tmp/samples" --server "http://127.0.0.1:$port" --server-log "$tmp/server.log" \
-    --pid "$app_pid" --runs "$runs" --realtime "$realtime" --bus-pid "$bus_pid" "$@"
-}
-
-fresh_state() {
-  rm -rf "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
-  mkdir -p "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
-}
-
-load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
-started=$(now_ns)
-echo "lwn-tray main-loop stall benchmark ($(nproc) CPUs, $(uname -r), $runs events per phase)"
-echo "CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-echo "Load average before: $load_before"
-if ((realtime > 0)); then
-  echo "Scheduling: the applets' main and GDBus threads, the bus daemon and the probe run SCHED_FIFO $realtime"
-else
-  echo "Scheduling: as usual (no SCHED_FIFO: not allowed, or STALL_RT=0); other load counts as stalls"
-fi
-echo
+bench_header "lwn-tray main-loop stall benchmark"
 
 # The first GTK client of a display probes OpenGL for its visuals (see bench-applet.sh).
 start_applet warm-up "$floor_applet"
@@ -292,7 +94,5 @@ sleep 2
 probe lwn-tray-50 idle=idle:5 changed-long=refresh:long:long-200 click-long=click
 stop_applet
 
-echo
-echo "Load average after: $(cut -d ' ' -f 1-3 /proc/loadavg) (run took $((($(now_ns) - started) / 1000000000)) s)"
-echo
-"$python" bench/stall-probe.py report --samples "$tmp/samples"
+bench_footer
+"$python" bench/stall_probe.py report --samples "$tmp/samples"

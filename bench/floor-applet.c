@@ -13,7 +13,7 @@
 #include <libayatana-appindicator/app-indicator.h>
 
 /* How long SIGUSR2 keeps the main loop busy: a stall of known length, to check
- * that bench/stall-probe.py measures what it claims to. */
+ * that bench/stall_probe.py measures what it claims to. */
 #define INJECTED_STALL_US (10 * 1000)
 
 /* Rows in the window SIGHUP opens: about what a window of its size shows. */
@@ -115,10 +115,11 @@ toggle_window_cb (gpointer user_data)
   if (applet->window != NULL)
     {
       gtk_widget_destroy (applet->window);
-      applet->window = NULL;
       return G_SOURCE_CONTINUE;
     }
   applet->window = new_window ();
+  /* Its close button destroys it too: the pointer must not outlive it. */
+  g_signal_connect (applet->window, "destroy", G_CALLBACK (gtk_widget_destroyed), &applet->window);
   gtk_window_present (GTK_WINDOW (applet->window));
   return G_SOURCE_CONTINUE;
 }

@@ -3,10 +3,10 @@
 # Measures from outside how long a window takes to show its first rows and how long the main loop stalls meanwhile.
 #
 # Usage:
-#   window-probe.py measure (the options of stall-probe.py measure) [--app-id ID] PHASE...
+#   window-probe.py measure (the options of stall_probe.py measure) [--app-id ID] PHASE...
 #   window-probe.py report --samples FILE
 #
-# measure: bench/stall-probe.py's samplers (dbusmenu round-trips on the main loop, pings,
+# measure: bench/stall_probe.py's samplers (dbusmenu round-trips on the main loop, pings,
 # ticks) and phases, and these:
 #   LABEL=open:action:SECONDS   activate the application's "show-headlines" action over
 #                               org.gtk.Actions, once; sample for SECONDS
@@ -22,11 +22,10 @@
 # window manager, under its header bar) that stops being of one colour. The screen is
 # read with GDK from this process's main thread, every 2 ms, until then.
 #
-# report: per applet and phase, the main-loop stalls as stall-probe.py reports them, the
+# report: per applet and phase, the main-loop stalls as stall_probe.py reports them, the
 # first frames, and each target met or missed.
 
 import argparse
-import importlib.util
 import os
 import signal
 import statistics
@@ -40,10 +39,7 @@ gi.require_version("Gio", "2.0")
 gi.require_version("GLib", "2.0")
 from gi.repository import Gdk, Gio, GLib  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("stall_probe", os.path.join(HERE, "stall-probe.py"))
-stall_probe = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(stall_probe)
+import stall_probe  # noqa: E402 (this script's folder is first on sys.path)
 
 ACTIONS_INTERFACE = "org.gtk.Actions"
 # Where the first rows of a window placed at the screen's corner are drawn: below the
@@ -96,14 +92,11 @@ class WindowProbe(stall_probe.Probe):
         return None
 
     def phase_open(self, label, how, seconds):
-        events = []
-        start = None
         for _ in range(self.args.runs if how == "signal" else 1):
-            if self.band() is not None and uneven_lines(self.band()) >= 4:
+            shot = self.band()
+            if shot is not None and uneven_lines(shot) >= 4:
                 raise SystemExit("window-probe: something already shows where the window will")
             begin = time.time_ns()
-            start = start or begin
-            events.append(begin)
             if how == "signal":
                 os.kill(self.args.pid, signal.SIGHUP)
             else:
@@ -111,12 +104,10 @@ class WindowProbe(stall_probe.Probe):
             frame = self.wait_frame(begin)
             self.metric(label, "frame", -1 if frame is None else frame)
             time.sleep(max(0.0, begin / 1e9 + float(seconds) - time.time()))
+            self.record(label, begin, time.time_ns(), [begin])
             if how == "signal":
-                self.record(label, begin, time.time_ns(), [begin])
                 os.kill(self.args.pid, signal.SIGHUP)
                 time.sleep(1.0)
-            else:
-                self.record(label, begin, time.time_ns(), [begin])
 
     def phase_action(self, label, name, mode, key):
         for _ in range(self.args.runs):
@@ -163,21 +154,6 @@ def frames(path):
     return found
 
 
-def worst_working(phases, applet, phase):
-    """The longest stall during which the main thread was on a CPU for at least half the
-    time while the ping and the tick were not held up half as long: the applet's own work,
-    not a wait for the X server, nor a virtual CPU that did not run."""
-    found = phases.get((applet.name, phase))
-    if found is None or applet.median is None:
-        return None
-    stalls = []
-    for sent, rtt, cpu, _wait in found.menu:
-        stall = rtt - applet.median
-        if cpu >= stall / 2 and found.ping_beside(sent, rtt) < stall / 2 and found.tick_beside(sent, rtt) < stall / 2:
-            stalls.append(stall)
-    return max(stalls, default=0.0)
-
-
 def report(args):
     phases = stall_probe.load(args.samples)
     applets = {name: stall_probe.Applet(phases, name) for name, _ in phases}
@@ -193,7 +169,7 @@ def report(args):
             print(f"  {name:<16} median {statistics.median(menu):.3f}, p99 {stall_probe.percentile(menu, 0.99):.2f}, "
                   f"worst {max(menu):.2f} ({len(menu)} calls)")
     print()
-    print("Stall, ms: a menu round-trip less the applet's idle median, as bench/stall-probe.py reports")
+    print("Stall, ms: a menu round-trip less the applet's idle median, as bench/stall_probe.py reports")
     print("it (worst, p99, typ: the median over the N events of the longest after each; beside the")
     print("worst: the main thread's cpu and wait, the ping and the tick). floor-applet: opening its")
     print("window of 12 rows (SIGHUP), the first of its process as lwn-tray's are, or relabelling")
@@ -206,7 +182,7 @@ def report(args):
     print(f"{'':<38} {head} {'work':>6}   {'':<8}{head[:22]} {'work':>6}")
     for what, name, phase, floor_phase, target in ROWS:
         ours = applets[name].summary(phase, target) if name in applets else None
-        work = worst_working(phases, applets[name], phase) if name in applets else None
+        work = applets[name].worst_working(phase) if name in applets else None
         floor = applets["floor-applet"].summary(floor_phase) if floor_phase and "floor-applet" in applets else None
         if ours is None:
             verdict = "not measured"
@@ -217,7 +193,7 @@ def report(args):
                        + (f"; working < {target}" if work is not None and work < target else ""))
         floor_text = " " * 37
         if floor:
-            floor_work = worst_working(phases, applets["floor-applet"], floor_phase)
+            floor_work = applets["floor-applet"].worst_working(floor_phase)
             floor_text = f"{floor_phase:<8}{columns(floor)[:22]} {fmt(floor_work, 6)}"
         print(f"{what:<38} {columns(ours)} {fmt(work, 6)}   {floor_text}   {verdict}")
 
@@ -243,19 +219,8 @@ def main():
     parser = argparse.ArgumentParser(description="Window opening and main-loop stall probe")
     sub = parser.add_subparsers(dest="command", required=True)
     measure = sub.add_parser("measure")
-    measure.add_argument("--name", required=True, help="the applet's unique bus name")
-    measure.add_argument("--item-path", required=True, help="its StatusNotifierItem object path")
-    measure.add_argument("--applet", required=True, help="a label for the report, without spaces")
-    measure.add_argument("--samples", required=True, help="the file to append samples to")
-    measure.add_argument("--server", help="the mock feed server's base URL")
-    measure.add_argument("--server-log", help="the mock feed server's --log file")
-    measure.add_argument("--pid", type=int, help="the applet's process, for signals and --realtime")
-    measure.add_argument("--runs", type=int, default=10, help="events per phase")
-    measure.add_argument("--realtime", type=int, default=0, metavar="PRIORITY",
-                         help="run the threads on the round-trips' path SCHED_FIFO at PRIORITY (needs root)")
-    measure.add_argument("--bus-pid", type=int, help="the bus daemon, for --realtime")
+    stall_probe.add_measure_arguments(measure)
     measure.add_argument("--app-id", default="io.github.lwntray.LwnTray", help="the application's bus name")
-    measure.add_argument("phases", nargs="+")
     rep = sub.add_parser("report")
     rep.add_argument("--samples", required=True)
     args = parser.parse_args()

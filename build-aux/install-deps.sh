@@ -5,7 +5,7 @@
 #
 # Usage: build-aux/install-deps.sh [--test] [--deb]
 #   (none)   what building and running it need (build-aux/run.sh)
-#   --test   also what the test suite needs (build-aux/test.sh)
+#   --test   also what the test suite (build-aux/test.sh) and the benchmarks need
 #   --deb    also what building and checking the Debian package needs
 #            (build-aux/build-deb.sh; its build dependencies come from debian/control)
 set -eu
@@ -18,7 +18,7 @@ build_packages="
 "
 test_packages="
   libglib2.0-bin dbus dbus-x11 xvfb xauth libxml2-utils
-  python3 python3-dbusmock python3-gi openssl time
+  python3 python3-dbus python3-dbusmock python3-gi openssl time curl
   at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils appstream librsvg2-bin groff-base
   clang libclang-rt-14-dev clang-format

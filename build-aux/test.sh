@@ -23,8 +23,9 @@ sh build-aux/fuzz.sh "${LWN_FUZZ_SECONDS:-30}" >build/meson-logs/fuzz.txt 2>&1 |
 cat build/meson-logs/fuzz.txt
 
 # The Debian package from a clean copy, checked with lintian. Its unit tests
-# are the ones that ran above, so the package build skips them.
-rm -f build-deb/*.deb
+# are the ones that ran above, so the package build skips them. What the last
+# run left goes first: a failed build must not show that run's package or report.
+rm -f build-deb/*.deb build-deb/lintian.txt
 deb_started=$(date +%s)
 deb_status=0
 DEB_BUILD_OPTIONS="nocheck parallel=2" DEB_BUILD_PROFILES=nocheck \

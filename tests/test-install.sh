@@ -6,24 +6,11 @@
 # SYSCONFDIR (absolute, as installed) and SYSTEM_AUTOSTART (true/false).
 set -eu
 
-destdir=$(mktemp -d "${TMPDIR:-/tmp}/lwn-tray-install.XXXXXX")
-trap 'rm -rf "$destdir"' EXIT
-
-count=0
-failed=0
-
-check() {
-    description=$1
-    shift
-    count=$((count + 1))
-    if "$@" >"$destdir/.last" 2>&1; then
-        echo "ok $count - $description"
-    else
-        echo "not ok $count - $description"
-        sed 's/^/# /' "$destdir/.last"
-        failed=1
-    fi
-}
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+tap_init install
+destdir=$tmp/destdir
+mkdir "$destdir"
 
 installed() {
     check "installed: $1" test -f "$destdir$1"
@@ -76,5 +63,4 @@ check "glib-compile-schemas --strict accepts $schemas" \
 check "the compiled schemas hold $APP_ID" \
     env GSETTINGS_SCHEMA_DIR="$destdir" GSETTINGS_BACKEND=memory gsettings get "$APP_ID" feed-url
 
-echo "1..$count"
-exit $failed
+tap_done

@@ -8,28 +8,16 @@
 # also decides the build id of a stripped binary. Both folders sit at the same
 # depth: the compiler names the sources relative to the build folder (in
 # __FILE__ and the debug line table), which a distribution keeps fixed too.
+# shellcheck disable=SC2016 # the sh -c script takes its strings as $1, $2, $3
 set -eu
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/lwn-tray-reproducible.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+# A failed build says what went wrong at its start; the rest would be pages.
+tap_init reproducible 40
 
-count=0
-failed=0
-
-check() {
-    description=$1
-    shift
-    count=$((count + 1))
-    if "$@" >"$tmp/.last" 2>&1; then
-        echo "ok $count - $description"
-    else
-        echo "not ok $count - $description"
-        head -n 40 "$tmp/.last" | sed 's/^/# /'
-        failed=1
-    fi
-}
-
-# Without ccache: the second build must compile for itself.
+# Without ccache: the second build must compile for itself. Called through check.
+# shellcheck disable=SC2317
 build_and_install() {
     build=$1
     destdir=$2
@@ -51,5 +39,4 @@ check "$binary names neither build folder" \
 check "$binary is the same from both folders" cmp "$tmp/install-a/$binary" "$tmp/install-b/$binary"
 check "every installed file is the same from both folders" diff -r "$tmp/install-a" "$tmp/install-b"
 
-echo "1..$count"
-exit $failed
+tap_done

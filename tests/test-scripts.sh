@@ -9,24 +9,9 @@
 # shellcheck disable=SC2016 # the sh -c scripts take their file as $1
 set -eu
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/lwn-tray-scripts.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-count=0
-failed=0
-
-check() {
-    description=$1
-    shift
-    count=$((count + 1))
-    if "$@" >"$tmp/.last" 2>&1; then
-        echo "ok $count - $description"
-    else
-        echo "not ok $count - $description"
-        sed 's/^/# /' "$tmp/.last"
-        failed=1
-    fi
-}
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+tap_init scripts
 
 # A copy of run.sh whose install and build steps talk on standard output, as apt and meson do.
 tree="$tmp/tree"
@@ -85,5 +70,4 @@ check "install-deps.sh leaves the test toolchain out without --test" \
 check "install-deps.sh --test adds the test toolchain" \
     sh -c 'grep -q " install .* libgtk-3-dev .* xvfb .* clang-format" "$1"' sh "$tmp/apt-test.log"
 
-echo "1..$count"
-exit $failed
+tap_done

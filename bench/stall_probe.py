@@ -3,10 +3,11 @@
 # Measures from outside how long a tray applet's main loop stays unavailable: dbusmenu round-trips, one at a time, while phases run.
 #
 # Usage:
-#   stall-probe.py measure --name BUS_NAME --item-path PATH --applet LABEL --samples FILE
+#   stall_probe.py measure --name BUS_NAME --item-path PATH --applet LABEL --samples FILE
 #                          [--server URL --server-log FILE] [--pid PID] [--runs N]
 #                          [--realtime PRIORITY --bus-pid PID] PHASE...
-#   stall-probe.py report --samples FILE
+#   stall_probe.py report --samples FILE
+# and a module: bench/window-probe.py builds on its Probe, Applet and add_measure_arguments.
 #
 # measure: three threads, each with its own GMainContext, run side by side; the first two
 # call the applet on connections of their own, one call at a time, 1 ms apart, and time
@@ -162,7 +163,7 @@ class Server:
             if len(times) >= count:
                 return times
             if time.monotonic() > deadline:
-                raise SystemExit(f"stall-probe: timed out waiting for {count} {key} answers (have {len(times)})")
+                raise SystemExit(f"stall_probe: timed out waiting for {count} {key} answers (have {len(times)})")
             # Polled gently: the probe must not compete with the applet for the CPU.
             time.sleep(0.1)
 
@@ -255,7 +256,7 @@ class Probe:
         ids, visible = self.headline_ids()
         print(f"  {label}: {len(ids)} unread headlines among {visible} menu entries", flush=True)
         if len(ids) < runs:
-            raise SystemExit(f"stall-probe: {len(ids)} unread headlines in the menu, {runs} needed")
+            raise SystemExit(f"stall_probe: {len(ids)} unread headlines in the menu, {runs} needed")
         time.sleep(0.5)
         start = time.time_ns()
         events = []
@@ -281,7 +282,7 @@ class Probe:
     def check_samplers(self):
         for sampler in self.samplers:
             if sampler.error is not None:
-                raise SystemExit(f"stall-probe: {sampler.kind} sampler: {sampler.error}")
+                raise SystemExit(f"stall_probe: {sampler.kind} sampler: {sampler.error}")
 
     def run(self, phases):
         if self.args.realtime:
@@ -341,6 +342,23 @@ class Phase:
     def tick_beside(self, sent, rtt):
         """How much later than asked the tick woke, at worst, during a menu round-trip."""
         return max(0.0, self.longest_beside(self.tick, sent, rtt) - GAP_S * 1000)
+
+    # What held up a stall of the main loop, each judged against half its length.
+
+    @staticmethod
+    def working(stall, cpu):
+        """The main thread was on a CPU for most of it: the main loop was working, not
+        blocked or held up."""
+        return cpu >= stall / 2
+
+    def ping_held(self, stall, sent, rtt):
+        """The ping was held up as long: the process or the machine stalled, not the main
+        loop alone."""
+        return self.ping_beside(sent, rtt) >= stall / 2
+
+    def tick_held(self, stall, sent, rtt):
+        """The tick was held up as long: the machine stalled."""
+        return self.tick_beside(sent, rtt) >= stall / 2
 
     def event_spans(self):
         """(from, to) for each event: until the next event or the end of its window. A
@@ -403,17 +421,30 @@ class Applet:
             "typical": statistics.median(sample[0] for sample in maxima) if maxima else None,
             "events": len(maxima),
             "over": len(over),
-            # On a CPU for most of it: the main loop was working, not blocked or held up.
-            "working": sum(1 for stall, _, _, cpu, _ in over if cpu >= stall / 2),
-            # Held up as long, the ping says the process or the machine stalled, not the main loop alone.
-            "shared": sum(1 for stall, sent, rtt, _, _ in over if phase.ping_beside(sent, rtt) >= stall / 2),
-            # And the tick, that the machine did.
-            "machine": sum(1 for stall, sent, rtt, _, _ in over if phase.tick_beside(sent, rtt) >= stall / 2),
+            "working": sum(1 for stall, _, _, cpu, _ in over if Phase.working(stall, cpu)),
+            "shared": sum(1 for stall, sent, rtt, _, _ in over if phase.ping_held(stall, sent, rtt)),
+            "machine": sum(1 for stall, sent, rtt, _, _ in over if phase.tick_held(stall, sent, rtt)),
             "ping": phase.ping_beside(worst[1], worst[2]),
             "tick": phase.tick_beside(worst[1], worst[2]),
             "cpu": worst[3],
             "wait": worst[4],
         }
+
+    def worst_working(self, phase_name):
+        """The longest stall during which the main thread was working while neither the
+        ping nor the tick was held up as long: the applet's own work, not a wait for the X
+        server, nor a virtual CPU that did not run. None if the phase was not measured."""
+        phase = self.phases.get((self.name, phase_name))
+        if phase is None or self.median is None:
+            return None
+        # Longest first, so that the first one to pass is the answer: the ping and tick
+        # tests each look through all the samples, too slow to make for every round-trip.
+        stalls = sorted(((rtt - self.median, sent, rtt, cpu) for sent, rtt, cpu, _wait in phase.menu), reverse=True)
+        for stall, sent, rtt, cpu in stalls:
+            if Phase.working(stall, cpu) and not phase.ping_held(stall, sent, rtt) \
+                    and not phase.tick_held(stall, sent, rtt):
+                return stall
+        return 0.0
 
 
 # (what, lwn-tray's applet label and phase, floor-applet's phase or None, target in ms)
@@ -496,22 +527,26 @@ def report(args):
               f"{injected['worst']:.1f}, typ {fmt(injected['typical'], 0)}, cpu at the worst {injected['cpu']:.1f} ms.")
 
 
+def add_measure_arguments(parser):
+    """The options and phases of `measure`, for Probe and the probes built on it."""
+    parser.add_argument("--name", required=True, help="the applet's unique bus name")
+    parser.add_argument("--item-path", required=True, help="its StatusNotifierItem object path")
+    parser.add_argument("--applet", required=True, help="a label for the report, without spaces")
+    parser.add_argument("--samples", required=True, help="the file to append samples to")
+    parser.add_argument("--server", help="the mock feed server's base URL")
+    parser.add_argument("--server-log", help="the mock feed server's --log file")
+    parser.add_argument("--pid", type=int, help="the applet's process, for signals and --realtime")
+    parser.add_argument("--runs", type=int, default=10, help="events per phase")
+    parser.add_argument("--realtime", type=int, default=0, metavar="PRIORITY",
+                        help="run the threads on the round-trips' path SCHED_FIFO at PRIORITY (needs root)")
+    parser.add_argument("--bus-pid", type=int, help="the bus daemon, for --realtime")
+    parser.add_argument("phases", nargs="+")
+
+
 def main():
     parser = argparse.ArgumentParser(description="Main-loop stall probe for tray applets")
     sub = parser.add_subparsers(dest="command", required=True)
-    measure = sub.add_parser("measure")
-    measure.add_argument("--name", required=True, help="the applet's unique bus name")
-    measure.add_argument("--item-path", required=True, help="its StatusNotifierItem object path")
-    measure.add_argument("--applet", required=True, help="a label for the report, without spaces")
-    measure.add_argument("--samples", required=True, help="the file to append samples to")
-    measure.add_argument("--server", help="the mock feed server's base URL")
-    measure.add_argument("--server-log", help="the mock feed server's --log file")
-    measure.add_argument("--pid", type=int, help="the applet's process, for signals and --realtime")
-    measure.add_argument("--runs", type=int, default=10, help="events per phase")
-    measure.add_argument("--realtime", type=int, default=0, metavar="PRIORITY",
-                         help="run the threads on the round-trips' path SCHED_FIFO at PRIORITY (needs root)")
-    measure.add_argument("--bus-pid", type=int, help="the bus daemon, for --realtime")
-    measure.add_argument("phases", nargs="+")
+    add_measure_arguments(sub.add_parser("measure"))
     rep = sub.add_parser("report")
     rep.add_argument("--samples", required=True)
     args = parser.parse_args()
