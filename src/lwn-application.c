@@ -431,7 +431,7 @@ watcher_appeared_cb (GDBusConnection *connection,
 
   g_debug ("Tray host watcher %s appeared", owner);
   g_clear_handle_id (&self->tray_grace_id, g_source_remove);
-  lwn_tray_expect_host (self->tray);
+  lwn_tray_set_host_present (self->tray, TRUE);
 }
 
 static void
@@ -442,6 +442,7 @@ watcher_vanished_cb (GDBusConnection *connection,
   LwnApplication *self = user_data;
 
   g_debug ("No tray host watcher on the bus");
+  lwn_tray_set_host_present (self->tray, FALSE);
   if (self->tray_grace_id == 0 && !self->told_no_tray)
     self->tray_grace_id = g_timeout_add_seconds (TRAY_HOST_GRACE_SECONDS, tray_grace_expired_cb, self);
 }

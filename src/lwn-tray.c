@@ -189,6 +189,13 @@ indicator_connection_changed_cb (AppIndicator *indicator,
 {
   g_debug ("Tray host %s", connected ? "connected" : "gone");
   self->registered = connected;
+  /* Taken: a host that leaves later did not refuse it, and one that comes
+   * back after a restart gets its own attempts. */
+  if (connected)
+    {
+      g_clear_handle_id (&self->host_check_id, g_source_remove);
+      self->n_recreated = 0;
+    }
   g_signal_emit (self, signals[SIGNAL_CONNECTION_CHANGED], 0, connected);
 }
 
@@ -642,18 +649,22 @@ host_check_cb (gpointer user_data)
 }
 
 /**
- * lwn_tray_expect_host:
+ * lwn_tray_set_host_present:
  * @self: a #LwnTray
+ * @present: whether a StatusNotifierItem host (its watcher) is on the bus
  *
- * Tells the tray that a StatusNotifierItem host is on the bus: if the icon is
- * not shown by it within a few seconds, the indicator is created anew.
+ * A host that is there and has not shown the icon within a few seconds gets
+ * a new indicator; one that is not there gets nothing until it comes.
  */
 void
-lwn_tray_expect_host (LwnTray *self)
+lwn_tray_set_host_present (LwnTray *self,
+                           gboolean present)
 {
   g_return_if_fail (LWN_IS_TRAY (self));
 
-  if (self->host_check_id == 0 && !lwn_tray_is_connected (self))
+  if (!present)
+    g_clear_handle_id (&self->host_check_id, g_source_remove);
+  else if (self->host_check_id == 0 && !lwn_tray_is_connected (self))
     self->host_check_id = g_timeout_add_seconds (HOST_CHECK_SECONDS, host_check_cb, self);
 }
 

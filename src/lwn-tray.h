@@ -23,7 +23,8 @@ void      lwn_tray_set_max_items     (LwnTray         *self,
                                       guint            max_items);
 void      lwn_tray_schedule_update   (LwnTray         *self);
 gboolean  lwn_tray_is_connected      (LwnTray         *self);
-void      lwn_tray_expect_host       (LwnTray         *self);
+void      lwn_tray_set_host_present  (LwnTray         *self,
+                                      gboolean         present);
 /* clang-format on */
 
 G_END_DECLS

@@ -577,6 +577,8 @@ sys.stdin.read()
 # GLib's NetworkManager monitor waits 25 s for an answer, D-Bus's default timeout;
 # everything below happens well within that.
 NM_GRACE = 10.0
+# lwn-tray.c's HOST_CHECK_SECONDS: how long a present host has to take the icon.
+HOST_CHECK_SECONDS = 4
 # How long the menu may take to answer, even while the monitor is being made.
 LAYOUT_BOUND = 0.050 * e2e.SLOWDOWN
 
@@ -659,6 +661,27 @@ def test_watcher_refuses_first(s):
     wait_headlines(applet.menu(), items)
     stop_ok(applet)
 
+
+
+def test_host_gone_after_registering(s):
+    """A tray host that took the icon and then left is not a host that refused it:
+    the applet does not create its indicator anew for a host that is not there, and
+    registers again, once, when a host comes back."""
+    items = [current(937060)]
+    s.server.set_items(items)
+    applet = s.launch()
+    applet.wait_registered()
+    s.watcher.close()
+    e2e.wait_for(lambda: "No tray host watcher on the bus" in applet.log(), "the applet to see the host go")
+    # Past the check the applet made when the host appeared.
+    time.sleep(HOST_CHECK_SECONDS + 2)
+    assert "creating it again" not in applet.log(), applet.log()
+    watcher = s.start_watcher()
+    e2e.wait_for(lambda: watcher.registrations(), "the item registered with the new host")
+    time.sleep(HOST_CHECK_SECONDS + 2)
+    assert "creating it again" not in applet.log(), applet.log()
+    assert len(watcher.registrations()) == 1, watcher.registrations()
+    stop_ok(applet)
 
 SCHEMA = "io.github.lwntray.LwnTray"
 
@@ -805,6 +828,7 @@ TESTS = [
     ("a hanging NetworkManager does not hold the menu", test_network_monitor_hangs),
     ("no watcher: one explanation, registers later", test_no_watcher),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
+    ("a host that leaves after registering is not taken for one that refused", test_host_gone_after_registering),
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
     ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
     ("Start at login clicked fast ends as clicked; a failure says why and unticks", test_start_at_login_fast_and_failing),
