@@ -93,8 +93,10 @@ class DryRun(seqrun.Run):
         return 0
 
     def wait_request(self, cursor, predicate, what, timeout=None):
-        # Only a stalled refresh waits for its request alone: it takes its fault.
-        self.world.server.faults[self.model.current].pop(0)
+        # A refresh left hanging waits for its request alone: it takes its fault.
+        faults = self.world.server.faults[self.model.current]
+        if faults and faults[0] == "stall":
+            faults.pop(0)
         return None
 
     def wait_menu_status(self, predicate, what, timeout):

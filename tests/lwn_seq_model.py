@@ -83,6 +83,7 @@ class Model:
         self.max_items = 20
 
         self.notifier_up = True
+        self.flapping = False  # the notification server is being replaced right now
         self.host_up = True
         self.headlines_open = False
         self.preferences_open = False
@@ -180,7 +181,7 @@ class Model:
         limit = 1 if batch.first_run else MAX_SINGLE
         batch.group = len(batch.items) > limit
         batch.chain_unknown = self.chain_unknown
-        if not batch.sure:
+        if not batch.sure or self.flapping:
             # Whatever it shows, the notifications on screen are unknown from now on.
             batch.group = None
             self.chain_unknown = True
@@ -245,6 +246,13 @@ class Model:
         self.open_singles.clear()
         self.group_chain = None
         self.chain_unknown = False
+
+    def notifier_replaced(self):
+        """A new server knows none of the old one's notifications, and what was
+        announced while it came may be on its screen: none the model can name."""
+        self.open_singles.clear()
+        self.group_chain = None
+        self.chain_unknown = True
 
     def stop(self):
         """A clean exit: the last save waits for the disk, and nothing pending is

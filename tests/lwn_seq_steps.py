@@ -37,6 +37,7 @@ WEIGHTS = {
     "mark-all": 4,
     "notifier-away": 2,
     "notifier-back": 4,
+    "notifier-flap": 2,
     "host-away": 2,
     "host-back": 4,
     "lock": 3,
@@ -105,6 +106,9 @@ def describe(step):
         return "the notification server goes away"
     if do == "notifier-back":
         return "a notification server comes back"
+    if do == "notifier-flap":
+        return "publish %d new item(s) and refresh; as the answer arrives, the notification server is replaced" % (
+            step["count"])
     if do == "host-away":
         return "the tray host goes away"
     if do == "host-back":
@@ -158,8 +162,8 @@ class Steps:
             return m.notifier_up and bool(self.clickable_notifications())
         if do == "mark-all":
             return m.unread_count() > 0
-        if do == "notifier-away":
-            return m.notifier_up
+        if do in ("notifier-away", "notifier-flap"):
+            return m.notifier_up and not (do == "notifier-flap" and stalled)
         if do == "notifier-back":
             return not m.notifier_up
         if do == "host-away":
@@ -210,6 +214,8 @@ class Steps:
         elif do == "late-click":
             step["pick"] = round(rng.random(), 2)
             step["count"] = rng.choice([1, 2, 3])
+        elif do == "notifier-flap":
+            step["count"] = rng.choice([1, 2, 5])
         elif do == "mark-all":
             step["via"] = "window" if m.headlines_open and rng.random() < 0.5 else "menu"
         elif do == "restart":
@@ -417,6 +423,23 @@ class Steps:
     def do_notifier_back(self, step, index):
         self.world.start_notifier()
         self.model.notifier_up = True
+
+    def do_notifier_flap(self, step, index):
+        """A notification server replaced while the applet announces: whatever it shows
+        may be lost, never shown twice."""
+        self.run.check_notifications(wait=True)
+        self.do_publish({"feed": self.model.current, "count": step["count"]}, index)
+        cursor = self.run.cursor()
+        self.trigger_refresh("menu")
+        feed = self.model.current
+        self.run.wait_request(cursor, lambda r: r["feed"] == feed and self.run.final(r), "the refresh's answer")
+        self.world.stop_notifier()
+        self.world.start_notifier()
+        self.model.notifier_up = True
+        self.model.flapping = True
+        self.run.expect_answer(cursor, manual=True)
+        self.model.flapping = False
+        self.model.notifier_replaced()
 
     def do_host_away(self, step, index):
         self.world.stop_host()
