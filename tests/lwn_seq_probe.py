@@ -170,7 +170,8 @@ class Probe:
                 results["run_queue"] = after - waited if waited is not None and after is not None else 0.0
                 extra_after = self.extra(applet)
                 results["extra"] = (
-                    [round(b - a, 1) for a, b in zip(extra[:2], extra_after[:2])] + [round(extra[2], 3), round(extra_after[2], 3)]
+                    [round(b - a, 1) for a, b in zip(extra[:2], extra_after[:2])]
+                    + [round(extra[2], 3), round(extra_after[2], 3)]
                     if extra and extra_after else None
                 )
                 self.record(results)

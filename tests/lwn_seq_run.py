@@ -146,7 +146,9 @@ class Run:
         """Waits for the load the last action started to be answered, and gives the model
         every answer since cursor. The manual refresh gap (3 s) may delay it."""
         feed = self.model.current
-        self.wait_request(cursor, lambda r: r["feed"] == feed and self.final(r), "feed %s to be requested and answered" % feed)
+        self.wait_request(
+            cursor, lambda r: r["feed"] == feed and self.final(r), "feed %s to be requested and answered" % feed
+        )
         self.consume(cursor, manual)
 
     def consume(self, cursor, manual=False):
@@ -162,7 +164,9 @@ class Run:
             if (record["inm"] or "").startswith('"broken-'):
                 raise Failure("the applet kept the validator of a malformed answer: %r" % record)
             if record["feed"] != self.model.current:
-                raise Failure("a request for feed %s while feed %s is shown: %r" % (record["feed"], self.model.current, record))
+                raise Failure(
+                    "a request for feed %s while feed %s is shown: %r" % (record["feed"], self.model.current, record)
+                )
             self.apply(record, manual)
         self.consumed = len(records)
 
@@ -242,7 +246,9 @@ class Run:
             return None
         rows = m.menu_rows()
         if len(labels) != len(rows) or not all(self.label_fits(l, i, u) for l, (i, u) in zip(labels, rows)):
-            expected = [("%s%s" % ("" if u is False else "(\u2022) " if u is None else seqmodel.BULLET, i.title)) for i, u in rows]
+            # "(•) " marks a headline the rules let be either.
+            marks = {False: "", None: "(\u2022) ", True: seqmodel.BULLET}
+            expected = [marks[unread] + item.title for item, unread in rows]
             return "expected %r, the menu shows %r" % (expected, labels)
         if self.steps.stall is None:
             status = commands[0]["label"] if commands else ""

@@ -42,7 +42,9 @@ def parse_args(argv):
     parser.add_argument("--steps", type=int, default=int(os.environ.get("LWN_SEQ_STEPS", STEPS)))
     parser.add_argument("--replay", help="a JSON file with the list of steps to run")
     parser.add_argument("--shrink", action="store_true", help="on failure, look for a shorter failing sequence")
-    parser.add_argument("--plan", action="store_true", help="print the seeds' sequences as the model draws them, run nothing")
+    parser.add_argument(
+        "--plan", action="store_true", help="print the seeds' sequences as the model draws them, and run nothing"
+    )
     parser.add_argument(
         "--skip", default="", metavar="KIND,...",
         help="never draw these kinds of step, or big-feed (to look past a known defect; seeds then draw other "
@@ -70,7 +72,7 @@ def signature(error):
 
 
 def run_sequence(binary, seed, steps, replay=None, quiet=False, skip=()):
-    """Runs one sequence in a fresh world. Returns (error or None, steps done, run)."""
+    """Runs one sequence in a fresh world. Returns (error or None, the run, diagnostics)."""
     say = (lambda line: None) if quiet else (lambda line: print(line, flush=True))
     run = None
     with seqworld.World(binary, seqsteps.FEEDS) as world:
