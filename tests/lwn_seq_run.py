@@ -1,0 +1,463 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""One sequence of tests/test-sequences.py against one world: it draws (or replays) the steps,
+feeds the model with what the feed server answered, and after every step checks what must
+hold whatever happened before: the applet is alive and logged no critical, the menu and an
+open window show every unread headline unread, no headline is announced twice (across
+restarts too), every opened URL is the article of what was clicked, and the menu answers
+within MENU_LIMIT_MS."""
+
+import random
+import subprocess
+import time
+
+import lwn_e2e as e2e
+import lwn_seq_model as seqmodel
+import lwn_seq_steps as seqsteps
+from gi.repository import GLib
+
+# How long the applet's main loop may keep a dbusmenu GetLayout waiting, not counting the
+# transit through the bus nor the time the processes on the way waited for a CPU
+# (tests/lwn_seq_probe.py says how and why): 50 ms in a normal build. Measured on this
+# two-core machine, loaded by other builds and test suites (load average 1-10): an idle
+# applet answers in 2-3 ms, and round trips of 100-600 ms under load came down to a few
+# milliseconds once the CPU waits were taken out. Opening the first window of a run keeps
+# the main thread on a CPU for 44-51 ms in the normal build, which answers in 35-75 ms, and
+# in 113-280 ms under ASan + UBSan, about three times slower; so with the sanitizers the
+# limit is three times as long, as meson's asan setup multiplies the tests' timeouts by
+# three. The normal pass holds the applet to the real limit.
+MENU_LIMIT_MS = 50
+SANITIZER_SLOWDOWN = 3
+TIMEOUT = e2e.TIMEOUT
+KNOWN_MESSAGES = ("New headlines cannot be recorded", "No system tray found")
+SAVE_QUIET_SECONDS = 0.3
+
+
+class Failure(AssertionError):
+    pass
+
+
+class Run:
+    WINDOW_ROWS = 8
+
+    def __init__(self, world, seed, count, replay=None, say=print, skip=()):
+        self.world = world
+        self.seed = seed
+        self.count = count
+        self.replay = replay
+        self.say = say
+        self.model = seqmodel.Model(seqsteps.FEEDS)
+        self.steps = seqsteps.Steps(self, skip)
+        self.rng = random.Random(seed)
+        self.done = []  # (number, step, ran)
+        self.consumed = 0
+        self.announced = {}  # item id → the notification chain that announced it
+        self.chains = {}  # (server, notification id) → its chain key
+        self.seen = 0
+        self.saved = (0, 0.0)  # (model.saves, when the step that last changed it began)
+        self.step_started = time.time()
+        self.worst_latency = None
+        self.step_latency = None
+        self.menu_limit = MENU_LIMIT_MS * (SANITIZER_SLOWDOWN if world.sanitized else 1)
+
+    # The sequence ---------------------------------------------------------
+
+    def start(self):
+        self.steps.seed_feeds()
+        self.world.settings("feed-url", self.world.server.url(self.model.current))
+        cursor = self.cursor()
+        self.world.start()
+        self.model.start()
+        self.expect_answer(cursor, manual=False)
+        self.settle()
+
+    def run(self):
+        self.start()
+        for index in range(self.count if self.replay is None else len(self.replay)):
+            step = self.replay[index] if self.replay is not None else self.steps.draw(self.rng, index)
+            self.done.append([index + 1, step, None])
+            started = time.monotonic()
+            self.step_started = time.time()
+            try:
+                ran = self.steps.execute(step, index)
+            except (GLib.Error, AssertionError, LookupError) as error:
+                # A click that found no applet says less than the applet's own end.
+                if not isinstance(error, Failure):
+                    try:
+                        self.world.applet.proc.wait(1)
+                    except subprocess.TimeoutExpired:
+                        pass
+                    self.check_alive()
+                raise
+            self.done[-1][2] = ran
+            if ran:
+                self.settle()
+            self.say(
+                "# %3d. %s%s (%.1fs; %s)"
+                % (index + 1, seqsteps.describe(step), "" if ran else " — skipped: does not apply",
+                   time.monotonic() - started, self.summary())
+            )
+        if self.steps.stall is not None:
+            self.done.append([len(self.done) + 1, {"do": "wait-timeout"}, True])
+            self.steps.wait_timeout()
+            self.settle()
+        self.finish()
+
+    def finish(self):
+        """Late duplicates have a moment to show; then the applet must exit cleanly."""
+        time.sleep(1.0)
+        self.check_notifications(wait=True)
+        self.world.stop("sigterm")
+        self.model.stop()
+
+    def summary(self):
+        m = self.model
+        return "run %d, feed %s: %s shown, %d unread, %d announced, %d opened%s%s" % (
+            self.world.runs, m.current, "none" if m.shown is None else len(m.shown), m.unread_count(),
+            len(self.announced), len(m.opened), ", locked" if m.locked else "",
+            ", hanging" if self.steps.stall else "") + (
+            "; menu %.0f ms" % self.step_latency["answer_ms"] if self.step_latency else "")
+
+    def sequence(self):
+        return [step for _number, step, _ran in self.done]
+
+    # Feed server answers ------------------------------------------------------
+
+    def cursor(self):
+        return self.world.server.count()
+
+    def wait_request(self, cursor, predicate, what, timeout=TIMEOUT + 5):
+        def find():
+            self.check_alive()
+            for record in self.world.server.log()[cursor:]:
+                if predicate(record):
+                    return record
+            return None
+
+        return e2e.wait_for(find, what, timeout)
+
+    @staticmethod
+    def final(record):
+        """An answer that ends a load: not a redirect hop, not a request still waiting."""
+        if record["status"] in (301, 302):
+            return False
+        return record["status"] is not None or record["aborted"]
+
+    def expect_answer(self, cursor, manual):
+        """Waits for the load the last action started to be answered, and gives the model
+        every answer since cursor. The manual refresh gap (3 s) may delay it."""
+        feed = self.model.current
+        self.wait_request(
+            cursor, lambda r: r["feed"] == feed and self.final(r), "feed %s to be requested and answered" % feed
+        )
+        self.consume(cursor, manual)
+
+    def consume(self, cursor, manual=False):
+        """Hands the model the answers it has not seen. A request the test did not cause
+        is a failure: with a half-hour interval the applet only asks when told to."""
+        records = self.world.server.log()
+        for number in range(self.consumed, len(records)):
+            record = records[number]
+            if record["status"] in (301, 302) or record["mode"] == "stall":
+                continue
+            if cursor is None or number < cursor:
+                raise Failure("a request the test did not cause: %r" % record)
+            if (record["inm"] or "").startswith('"broken-'):
+                raise Failure("the applet kept the validator of a malformed answer: %r" % record)
+            if record["feed"] != self.model.current:
+                raise Failure(
+                    "a request for feed %s while feed %s is shown: %r" % (record["feed"], self.model.current, record)
+                )
+            self.apply(record, manual)
+        self.consumed = len(records)
+
+    def apply(self, record, manual):
+        m = self.model
+        if record["status"] == 200 and record["mode"] == "healthy":
+            m.take_feed(record["generation"], m.versions[record["feed"]][record["generation"]])
+            m.manual_unchanged = False
+        elif record["status"] == 304:
+            applied = m.applied[m.current]
+            if applied is None or applied[0] != record["generation"]:
+                raise Failure(
+                    "304 for version %d of feed %s, but the applet took %r last"
+                    % (record["generation"], record["feed"], applied and applied[0])
+                )
+            m.not_modified()
+            m.manual_unchanged = manual
+        elif record["mode"] == "500":
+            m.failed("500")
+            m.manual_unchanged = False
+        elif record["mode"] == "malformed":
+            m.failed("")
+            m.manual_unchanged = False
+
+    # Invariants -----------------------------------------------------------
+
+    def check_alive(self):
+        problems = self.world.alive_problems()
+        if problems:
+            raise Failure("lwn-tray is not well: " + "\n".join(problems[:40]))
+
+    def settle(self):
+        """Everything that must hold after a step, once the applet has caught up."""
+        self.check_alive()
+        self.check_menu()
+        self.check_windows()
+        self.check_notifications(wait=True)
+        self.check_urls()
+        self.check_latency()
+        self.check_alive()
+        if self.model.saves != self.saved[0]:
+            self.saved = (self.model.saves, self.step_started)
+
+    def eventually(self, look, what, timeout=TIMEOUT):
+        """Polls look() until it returns None (all is well) or the time is up; then
+        fails with what look() last said was wrong."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.check_alive()
+            try:
+                wrong = look()
+            except GLib.Error as error:
+                wrong = "D-Bus error: %s" % error.message
+            except LookupError as error:
+                wrong = str(error)
+            if wrong is None:
+                return
+            if time.monotonic() >= deadline:
+                raise Failure("%s, after %gs: %s" % (what, timeout, wrong))
+            time.sleep(0.05)
+
+    @staticmethod
+    def label_fits(label, item, unread):
+        if unread is None:
+            return label in (seqmodel.BULLET + item.title, item.title)
+        return label == (seqmodel.BULLET + item.title if unread else item.title)
+
+    def menu_problem(self):
+        m = self.model
+        entries = self.world.menu_entries()
+        top, commands = e2e.split_menu(entries)
+        labels = [entry["label"] for entry in top]
+        if m.shown is None:
+            want = "Could not load headlines: " if m.error is not None else e2e.LOADING
+            if len(labels) != 1 or not labels[0].startswith(want):
+                return "expected %r, the menu shows %r" % (want, labels)
+            return None
+        rows = m.menu_rows()
+        if len(labels) != len(rows) or not all(self.label_fits(l, i, u) for l, (i, u) in zip(labels, rows)):
+            # "(•) " marks a headline the rules let be either.
+            marks = {False: "", None: "(\u2022) ", True: seqmodel.BULLET}
+            expected = [marks[unread] + item.title for item, unread in rows]
+            return "expected %r, the menu shows %r" % (expected, labels)
+        if self.steps.stall is None:
+            status = commands[0]["label"] if commands else ""
+            if not status.startswith(m.status_prefixes()):
+                return "status line %r does not start with %r" % (status, m.status_prefixes())
+        return None
+
+    def check_menu(self):
+        self.eventually(self.menu_problem, "the menu does not show the headlines as the model says")
+
+    def menu_entry_of(self, item):
+        self.check_menu()
+        for entry in e2e.split_menu(self.world.menu_entries())[0]:
+            if entry["label"] in (item.title, seqmodel.BULLET + item.title):
+                return entry
+        raise Failure("no menu row for %r" % item)
+
+    def wait_menu_status(self, predicate, what, timeout):
+        def look():
+            commands = e2e.split_menu(self.world.menu_entries())[1]
+            status = commands[0]["label"] if commands else ""
+            return None if predicate(status) else "the status line is %r" % status
+
+        self.eventually(look, "waiting for %s" % what, timeout)
+
+    def window_problem(self):
+        m = self.model
+        window = self.world.headlines_window()
+        if not m.headlines_open:
+            return None if window is None else "a headlines window is open"
+        if window is None:
+            return "no headlines window"
+        page, names = self.world.window_rows(window, self.WINDOW_ROWS)
+        if m.shown is None:
+            return None if page in ("loading", "error") else "the window shows %s, not loading or error" % page
+        if page != "headlines":
+            return "the window shows its %s page" % page
+        rows = m.window_rows()[: self.WINDOW_ROWS]
+        expected = []
+        for item, unread in rows:
+            expected.append({item.title, item.title + ", unread"} if unread is None else
+                            {item.title + (", unread" if unread else "")})
+        if len(names) != len(expected) or not all(name in want for name, want in zip(names, expected)):
+            return "expected rows %r, the window has %r" % ([sorted(w) for w in expected], names)
+        return None
+
+    def preferences_problem(self):
+        window = self.world.preferences_window()
+        if not self.model.preferences_open:
+            return None if window is None else "a preferences window is open"
+        if window is None:
+            return "no preferences window"
+        import lwn_atspi
+
+        spin = window.find(role=lwn_atspi.Role.SPIN_BUTTON, name="Headlines in the menu")
+        if int(spin.value) != self.model.max_items:
+            return "the window shows max-items %r, the setting is %d" % (spin.value, self.model.max_items)
+        return None
+
+    def check_windows(self):
+        self.eventually(self.window_problem, "the headlines window does not show what the model says")
+        self.eventually(self.preferences_problem, "the preferences window is not as the model says")
+
+    def wait_window(self, find, what):
+        return e2e.wait_for(find, what)
+
+    # Notifications ----------------------------------------------------------
+
+    def notification_problem(self):
+        """Takes in the notifications that arrived; a duplicate or an announcement the
+        rules do not allow fails at once. Returns what is still owed, or None."""
+        notifications = self.world.notifications()
+        for server, notification in notifications[self.seen :]:
+            self.take_notification(server, notification)
+        self.seen = len(notifications)
+        owed = []
+        for batch in self.model.expected:
+            if batch.group is False and batch.waiting:
+                owed.append("single notifications for %r" % sorted(self.model.items[i].title for i in batch.waiting))
+            elif batch.group and not batch.delivered:
+                owed.append("a grouped notification of %d new headlines" % len(batch.items))
+        return "; ".join(owed) or None
+
+    def take_notification(self, server, n):
+        m = self.model
+        match = seqmodel.GROUP.match(n.summary)
+        if n.summary in m.by_title:
+            item = m.by_title[n.summary]
+            self.announce_once(item, ("single", server, n.id), n)
+            for batch in m.expected:
+                if batch.group is False and item.id in batch.waiting:
+                    batch.waiting.discard(item.id)
+                    return
+            if any(batch.group is None and (item in batch.items or item in batch.maybe) for batch in m.expected):
+                return
+            raise Failure("%r was announced, which the rules do not allow now: %r" % (item, n))
+        if match:
+            chain = self.chains.get((server, n.replaces_id)) if n.replaces_id else None
+            chain = chain or ("group", server, n.id)
+            self.chains[(server, n.id)] = chain
+            titles = [line[2:].strip() for line in n.body.splitlines() if line.startswith("\u2022 ")]
+            for title in titles:
+                if title not in m.by_title:
+                    raise Failure("a grouped notification names %r, no headline of ours: %r" % (title, n))
+                self.announce_once(m.by_title[title], chain, n)
+            count = int(match.group(1))
+            for batch in m.expected:
+                if batch.group and not batch.delivered:
+                    self.check_group(batch, count, titles, n)
+                    batch.delivered = True
+                    return
+            # Else one the model is unsure of may have been shown this way.
+            if any(batch.group is None for batch in m.expected):
+                return
+            raise Failure("a grouped notification the rules do not call for now: %r" % n)
+        if not n.summary.startswith(KNOWN_MESSAGES):
+            raise Failure("a notification that is neither a headline, nor a group, nor a known message: %r" % n)
+
+    def announce_once(self, item, chain, n):
+        earlier = self.announced.get(item.id)
+        if earlier is not None and earlier != chain and item.id not in self.model.ever_unsure:
+            raise Failure("%r was announced twice: first by %r, again by %r" % (item, earlier, n))
+        self.announced[item.id] = chain
+
+    def check_group(self, batch, count, titles, n):
+        low = len(batch.items) + (0 if batch.chain_unknown else batch.chain_unread_before)
+        high = float("inf") if batch.chain_unknown else len(batch.items) + len(batch.chain_before)
+        allowed = {item.title for item in batch.items} | {self.model.items[i].title for i in batch.chain_before}
+        if batch.chain_unknown:
+            allowed |= set(self.model.by_title)
+        if not low <= count <= high:
+            raise Failure(
+                "a grouped notification says %d new headlines; %d are new now%s: %r"
+                % (count, len(batch.items),
+                   " and %d unread ones were in the group still on screen" % batch.chain_unread_before
+                   if batch.chain_before else "", n)
+            )
+        stray = [title for title in titles if title not in allowed]
+        if stray:
+            raise Failure("a grouped notification names %r, which are not among its headlines: %r" % (stray, n))
+
+    def check_notifications(self, wait):
+        for batch in self.model.expected:
+            if not hasattr(batch, "waiting"):
+                batch.waiting = {item.id for item in batch.items} if batch.group is False else set()
+                batch.delivered = False
+        if wait:
+            self.eventually(self.notification_problem, "announcements the rules call for did not come")
+        else:
+            self.notification_problem()
+
+    def notification_on_screen(self, kind, item_id):
+        """The current server's notification of this item (or the group), not closed."""
+        self.check_notifications(wait=True)
+        closed = self.world.closed_ids()
+        server = len(self.world.archive)
+        for number, n in reversed(self.world.notifications()):
+            if number != server or n.id in closed:
+                continue
+            if kind == "single" and n.summary == self.model.items[item_id].title:
+                return n
+            if kind == "group" and seqmodel.GROUP.match(n.summary):
+                return n
+        raise Failure("no %s notification on screen for %r" % (kind, item_id))
+
+    # URLs and the menu's answer time ------------------------------------------
+
+    def url_problem(self):
+        urls = self.world.s.recorder.urls()
+        expected = self.model.opened
+        if urls != expected[: len(urls)]:
+            raise Failure("opened %r; the clicks call for %r" % (urls, expected))
+        return None if len(urls) == len(expected) else "opened %r so far" % urls
+
+    def check_urls(self):
+        self.eventually(self.url_problem, "the clicked articles were not opened")
+
+    def check_latency(self):
+        report = self.world.probe.report()
+        # The accessibility registry starts when first asked for.
+        self.world.update_probe()
+        worst = report.get("worst")
+        if worst is not None and (self.worst_latency is None or worst["answer_ms"] > self.worst_latency["answer_ms"]):
+            self.worst_latency = dict(worst, step=len(self.done))
+        self.step_latency = worst
+        if worst is not None and worst["answer_ms"] > self.menu_limit:
+            raise Failure(
+                "the menu kept GetLayout waiting %.0f ms (limit %d ms%s): a round trip of %.0f ms, of which %.0f ms "
+                "on the bus (GetId to the bus at the same moment) and %.0f ms that the applet or a process it waits "
+                "for waited for a CPU; the tray host answered in %s ms; the machine ran %s times slower than at its "
+                "best" % (worst["answer_ms"], self.menu_limit, " with the sanitizers" if self.world.sanitized else "",
+                          worst["round_trip_ms"], worst["bus_ms"], worst["run_queue_ms"], worst["tray_host_ms"],
+                          worst.get("machine_slowdown"))
+            )
+
+    # The disk -------------------------------------------------------------
+
+    def wait_saved(self):
+        """Before the folder is locked: the last save the model counts is on disk and no
+        write is under way (its file has not changed for SAVE_QUIET_SECONDS)."""
+        if self.model.saves == 0:
+            return
+        # The file's time is the disk's, a little coarser than the test's clock.
+        since = self.saved[1] - 0.05
+
+        def quiet():
+            mtime = self.world.lock.state_mtime()
+            if mtime is None or mtime < since:
+                return None
+            return time.time() - mtime >= SAVE_QUIET_SECONDS
+
+        e2e.wait_for(quiet, "the state to be written", interval=0.05)

@@ -1,0 +1,493 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The events of tests/test-sequences.py: how each is drawn from a seeded random generator,
+how it reads as a step of a sequence, what it does to the world, and what the model makes of
+it. A step is a small dict of JSON values, so that a sequence can be printed, saved and
+replayed, also with steps left out: a step that no longer applies is skipped."""
+
+import time
+
+import lwn_e2e as e2e
+import lwn_seq_model as seqmodel
+
+FEEDS = {"a": "Alpha News", "b": "Beta News"}
+FEED_SIZE = 12
+BIG_FEED = 1200
+SHOW_HEADLINES = "Show Headlines" + e2e.ELLIPSIS
+PREFERENCES = "Preferences" + e2e.ELLIPSIS
+# Refreshes while a stalled one hangs are kept short of the client's 30 s limit, so that
+# they are absorbed by it for sure; the stall is waited out after a few more steps.
+STALL_SAFE_SECONDS = 20
+STALL_STEPS = 6
+STALL_WAIT_SECONDS = 75
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+
+# family → weight when it applies
+WEIGHTS = {
+    "publish": 10,
+    "refresh": 14,
+    "switch": 3,
+    "open-headlines": 5,
+    "close-headlines": 5,
+    "open-preferences": 3,
+    "close-preferences": 4,
+    "click-row": 7,
+    "late-click": 2,
+    "window-row": 3,
+    "notification-action": 4,
+    "mark-all": 4,
+    "notifier-away": 2,
+    "notifier-back": 4,
+    "notifier-flap": 2,
+    "host-away": 2,
+    "host-back": 4,
+    "lock": 3,
+    "unlock": 4,
+    "restart": 3,
+    "settings": 3,
+}
+REFRESH_MODES = (("ok", 50), ("500", 12), ("malformed", 10), ("redirect-temp", 8), ("redirect-perm", 6), ("stall", 4))
+
+
+def weighted(rng, choices):
+    total = sum(weight for _, weight in choices)
+    pick = rng.uniform(0, total)
+    for value, weight in choices:
+        pick -= weight
+        if pick <= 0:
+            return value
+    return choices[-1][0]
+
+
+def describe(step):
+    """A step as a person would say it."""
+    do = step["do"]
+    if do == "publish":
+        if step.get("big"):
+            return "publish a %d-item version of feed %s" % (BIG_FEED, step["feed"])
+        extras = []
+        if step.get("old"):
+            extras.append("%d in the old /rss form" % step["old"])
+        if step.get("security"):
+            extras.append("%d security list(s)" % step["security"])
+        return "publish %d new item(s) on feed %s%s" % (
+            step["count"], step["feed"], " (%s)" % ", ".join(extras) if extras else "")
+    if do == "refresh":
+        via = {"menu": "Refresh now in the menu", "start": "a second lwn-tray start", "window": "the window's Refresh"}
+        answer = {
+            "ok": "the server answers (200 or 304)",
+            "500": "the server answers 500",
+            "malformed": "the server sends a malformed body",
+            "redirect-temp": "the server redirects (302)",
+            "redirect-perm": "the server moves the feed (301)",
+            "stall": "the server never answers (the client times out)",
+        }
+        return "refresh by %s; %s" % (via[step.get("via", "menu")], answer[step["mode"]])
+    if do == "wait-timeout":
+        return "wait for the hanging refresh to time out"
+    if do == "switch":
+        return "switch to feed %s" % step["feed"]
+    if do in ("open-headlines", "open-preferences"):
+        return "open the %s window (%s)" % (do.split("-")[1], step.get("via", "menu"))
+    if do in ("close-headlines", "close-preferences"):
+        return "close the %s window (%s)" % (do.split("-")[1], step["how"])
+    target = " (%s)" % step["target"] if "target" in step else ""
+    if do == "click-row":
+        return "click headline row %.2f of the menu%s" % (step["pick"], target)
+    if do == "late-click":
+        return "note row %.2f of the menu%s, publish %d item(s) and refresh, then click the noted row" % (
+            step["pick"], target, step["count"])
+    if do == "window-row":
+        return "press Return on row %.2f of the headlines window%s" % (step["pick"], target)
+    if do == "notification-action":
+        return "invoke the action of notification %.2f on screen%s" % (step["pick"], target)
+    if do == "mark-all":
+        return "mark all as read (%s)" % step["via"]
+    if do == "notifier-away":
+        return "the notification server goes away"
+    if do == "notifier-back":
+        return "a notification server comes back"
+    if do == "notifier-flap":
+        return "publish %d new item(s) and refresh; as the answer arrives, the notification server is replaced" % (
+            step["count"])
+    if do == "host-away":
+        return "the tray host goes away"
+    if do == "host-back":
+        return "a tray host comes back"
+    if do == "lock":
+        return "make the state folder read-only"
+    if do == "unlock":
+        return "make the state folder writable again"
+    if do == "restart":
+        return "restart the applet (%s)" % step["how"]
+    if do == "settings":
+        parts = ["max-items %d" % step["max_items"]]
+        if "security" in step:
+            parts.append("notify-security-updates %s" % str(step["security"]).lower())
+        if "notifications" in step:
+            parts.append("notifications %s" % str(step["notifications"]).lower())
+        return "set " + ", ".join(parts)
+    return repr(step)
+
+
+class Steps:
+    """Draws, runs and models the steps of one sequence."""
+
+    def __init__(self, run, skip=()):
+        self.run = run
+        self.skip = set(skip)
+        self.model = run.model
+        self.world = run.world
+        self.next_number = 960000
+        self.stall = None  # (started, step index) of a refresh left hanging
+        self.big_done = False
+
+    # Drawing --------------------------------------------------------------
+
+    def applicable(self, do):
+        m = self.model
+        stalled = self.stall is not None
+        if do == "close-headlines":
+            return m.headlines_open
+        if do == "open-headlines":
+            return not m.headlines_open
+        if do == "close-preferences":
+            return m.preferences_open
+        if do == "open-preferences":
+            return not m.preferences_open
+        if do in ("click-row", "late-click"):
+            return bool(m.menu_rows())
+        if do == "window-row":
+            return m.headlines_open and bool(m.shown)
+        if do == "notification-action":
+            return m.notifier_up and bool(self.clickable_notifications())
+        if do == "mark-all":
+            return m.unread_count() > 0
+        if do in ("notifier-away", "notifier-flap"):
+            return m.notifier_up and not (do == "notifier-flap" and stalled)
+        if do == "notifier-back":
+            return not m.notifier_up
+        if do == "host-away":
+            return m.host_up
+        if do == "host-back":
+            return not m.host_up
+        if do == "settings" and len({item.id for item in m.shown or []}) < 2:
+            # Its effect on the menu is how the test knows the applet has read it.
+            return False
+        if do in ("lock", "unlock", "settings"):
+            # A failure that ends a stall on its own time must not be the save that
+            # announces: nothing changes the saving or notifying rules meanwhile.
+            return not stalled and (m.locked if do == "unlock" else not m.locked if do == "lock" else True)
+        return True
+
+    def draw(self, rng, index):
+        """The next step, from the model as it is now."""
+        if self.stall is not None and index - self.stall[1] >= STALL_STEPS:
+            return {"do": "wait-timeout"}
+        choices = [(do, weight) for do, weight in WEIGHTS.items() if do not in self.skip and self.applicable(do)]
+        do = weighted(rng, choices)
+        m = self.model
+        step = {"do": do}
+        if do == "publish":
+            step["feed"] = m.current if rng.random() < 0.75 else rng.choice([f for f in FEEDS if f != m.current])
+            if not self.big_done and step["feed"] == m.current and rng.random() < 0.15 and "big-feed" not in self.skip:
+                step["big"] = True
+                self.big_done = True
+            else:
+                step["count"] = weighted(rng, [(1, 30), (2, 20), (3, 15), (4, 10), (5, 10), (8, 5)])
+                step["old"] = sum(1 for _ in range(step["count"]) if rng.random() < 0.2)
+                step["security"] = sum(1 for _ in range(step["count"]) if rng.random() < 0.15)
+        elif do == "refresh":
+            # A refresh that hangs ends on its own time; its failure must not be what
+            # saves (and so announces) what is waiting for a save.
+            can_hang = self.stall is None and not (m.save_error or m.pending or m.pending_maybe)
+            modes = [(mode, weight) for mode, weight in REFRESH_MODES if mode != "stall" or can_hang]
+            step["mode"] = weighted(rng, modes)
+            step["via"] = weighted(rng, [("menu", 8), ("start", 1), ("window", 2 if m.headlines_open else 0)])
+        elif do == "switch":
+            step["feed"] = rng.choice([f for f in FEEDS if f != m.current])
+        elif do == "open-headlines":
+            step["via"] = weighted(rng, [("menu", 4), ("--show", 1)])
+        elif do in ("close-headlines", "close-preferences"):
+            step["how"] = rng.choice(["button", "escape", "ctrl+w"])
+        elif do in ("click-row", "window-row", "notification-action"):
+            step["pick"] = round(rng.random(), 2)
+        elif do == "late-click":
+            step["pick"] = round(rng.random(), 2)
+            step["count"] = rng.choice([1, 2, 3])
+        elif do == "notifier-flap":
+            step["count"] = rng.choice([1, 2, 5])
+        elif do == "mark-all":
+            step["via"] = "window" if m.headlines_open and rng.random() < 0.5 else "menu"
+        elif do == "restart":
+            step["how"] = weighted(rng, [("sigterm", 2), ("quit", 2), ("sigint", 1)])
+        elif do == "settings":
+            step["max_items"] = weighted(rng, [(rng.randint(1, 5), 2), (rng.randint(6, 25), 2), (50, 1)])
+            if rng.random() < 0.5:
+                step["security"] = not m.security
+            if rng.random() < 0.25:
+                step["notifications"] = not m.notifications
+        return step
+
+    # Items ----------------------------------------------------------------
+
+    def new_items(self, count, old=0, security=0):
+        items = []
+        for index in range(count):
+            number = self.next_number
+            self.next_number += 1
+            if index < security:
+                title = "Security updates for %s (%d)" % (DAYS[number % len(DAYS)], number)
+            else:
+                title = "Headline %d" % number
+            item = seqmodel.Item(number, title, old_style=index >= count - old, security=index < security)
+            self.model.add_item(item)
+            items.append(item)
+        return items
+
+    def serve(self, feed, items):
+        self.model.publish(feed, items)
+        self.world.server.set_items(feed, [item.entry(e2e) for item in items])
+
+    def seed_feeds(self):
+        """What the server holds before the first start."""
+        for feed in FEEDS:
+            self.serve(feed, self.new_items(5, old=1)[::-1])
+
+    # Running --------------------------------------------------------------
+
+    def execute(self, step, index):
+        """Runs one step; returns False if it no longer applies (a shrunk sequence)."""
+        do = step["do"]
+        if do == "wait-timeout":
+            if self.stall is None:
+                return False
+            return self.wait_timeout()
+        if not self.applicable(do):
+            return False
+        return getattr(self, "do_" + do.replace("-", "_"))(step, index) is not False
+
+    def do_publish(self, step, index):
+        feed = step["feed"]
+        current = self.model.server[feed]
+        if step.get("big"):
+            items = self.new_items(BIG_FEED - len(current))[::-1] + current
+            self.serve(feed, items[:BIG_FEED])
+            return
+        fresh = self.new_items(step["count"], step.get("old", 0), step.get("security", 0))[::-1]
+        size = max(FEED_SIZE, len(current))
+        self.serve(feed, (fresh + current)[:size])
+
+    def do_refresh(self, step, index):
+        m = self.model
+        if self.stall is not None:
+            # Absorbed by the refresh that hangs; only while it surely still hangs.
+            if time.monotonic() - self.stall[0] < STALL_SAFE_SECONDS:
+                self.trigger_refresh(step.get("via", "menu"))
+            return
+        mode = step["mode"]
+        if mode == "stall" and (m.save_error or m.pending or m.pending_maybe):
+            mode = step["mode"] = "500"
+        if mode != "ok":
+            self.world.server.queue_fault(m.current, mode)
+        cursor = self.run.cursor()
+        self.trigger_refresh(step.get("via", "menu"))
+        if mode == "stall":
+            self.run.wait_request(cursor, lambda r: r["mode"] == "stall", "the refresh that will hang")
+            self.stall = (time.monotonic(), index)
+            self.run.consume(cursor)
+            return
+        self.run.expect_answer(cursor, manual=True)
+
+    def trigger_refresh(self, via):
+        if via == "start":
+            second = self.world.s.launch(use_settings=True)
+            assert second.wait_exit() == 0, second.log()
+        elif via == "window" and self.model.headlines_open and self.stall is None:
+            window = self.world.headlines_window()
+            button = window.find(role=e2e_role("PUSH_BUTTON"), name="Refresh")
+            assert button.do_action(button.actions()[0]), button
+        else:
+            label = "Refresh now" if self.model.shown is not None or self.model.error is None else "Retry"
+            self.world.menu_click_label(label)
+
+    def wait_timeout(self):
+        started = self.stall[0]
+        self.run.wait_menu_status(
+            lambda status: status.startswith("Last update failed: ") and "too slow" in status.lower(),
+            "the hanging refresh to time out",
+            timeout=max(1.0, started + STALL_WAIT_SECONDS - time.monotonic()),
+        )
+        self.stall = None
+        self.model.failed("too slow")
+        self.run.consume(None)
+        return True
+
+    def do_switch(self, step, index):
+        if step["feed"] == self.model.current:
+            return False
+        self.stall = None
+        cursor = self.run.cursor()
+        self.model.switch(step["feed"])
+        self.world.settings("feed-url", self.world.server.url(step["feed"]))
+        self.run.expect_answer(cursor, manual=False)
+
+    def do_open_headlines(self, step, index):
+        if step.get("via") == "--show":
+            second = self.world.s.launch("--show", use_settings=True)
+            assert second.wait_exit() == 0, second.log()
+        else:
+            self.world.menu_click_label(SHOW_HEADLINES)
+        self.model.headlines_open = True
+
+    def do_close_headlines(self, step, index):
+        window = self.run.wait_window(self.world.headlines_window, "the headlines window")
+        self.world.close_window(window, step["how"])
+        self.model.headlines_open = False
+
+    def do_open_preferences(self, step, index):
+        self.world.menu_click_label(PREFERENCES)
+        self.model.preferences_open = True
+
+    def do_close_preferences(self, step, index):
+        window = self.run.wait_window(self.world.preferences_window, "the preferences window")
+        self.world.close_window(window, step["how"])
+        self.model.preferences_open = False
+
+    def pick(self, candidates, pick):
+        return candidates[min(int(pick * len(candidates)), len(candidates) - 1)]
+
+    def do_click_row(self, step, index):
+        item, _unread = self.pick(self.model.menu_rows(), step["pick"])
+        step["target"] = item.title
+        entry = self.run.menu_entry_of(item)
+        self.world.menu_click_id(entry["id"])
+        self.model.open_item(item)
+
+    def do_late_click(self, step, index):
+        item, _unread = self.pick(self.model.menu_rows(), step["pick"])
+        step["target"] = item.title
+        entry = self.run.menu_entry_of(item)
+        self.do_publish({"feed": self.model.current, "count": step["count"]}, index)
+        if self.stall is None:
+            cursor = self.run.cursor()
+            self.trigger_refresh("menu")
+            self.run.expect_answer(cursor, manual=True)
+            self.run.check_menu()
+        still = any(row_item is item for row_item, _ in self.model.menu_rows())
+        clicked = self.world.menu_click_id(entry["id"])
+        if still:
+            assert clicked, "the menu refused a click on %r, which it still shows" % item
+            self.model.open_item(item)
+
+    def do_window_row(self, step, index):
+        window = self.run.wait_window(self.world.headlines_window, "the headlines window")
+        rows = self.model.window_rows()[: self.run.WINDOW_ROWS]
+        item, _unread = self.pick(rows, step["pick"])
+        step["target"] = item.title
+        self.run.check_windows()
+        self.world.activate_row(window, item.title)
+        self.model.open_item(item)
+
+    def clickable_notifications(self):
+        """Notifications the running applet put on the current server's screen and has
+        not withdrawn: singles by item, and the group."""
+        clickable = [("single", item_id) for item_id in sorted(self.model.open_singles)]
+        if self.model.group_chain:
+            clickable.append(("group", None))
+        return clickable
+
+    def do_notification_action(self, step, index):
+        kind, item_id = self.pick(self.clickable_notifications(), step["pick"])
+        step["target"] = self.model.items[item_id].title if kind == "single" else "the group"
+        notification = self.run.notification_on_screen(kind, item_id)
+        self.world.s.notifier.invoke(notification.id, "default")
+        if kind == "single":
+            self.model.open_item(self.model.items[item_id])
+        else:
+            self.model.headlines_open = True
+
+    def do_mark_all(self, step, index):
+        if step["via"] == "window" and self.model.headlines_open:
+            window = self.run.wait_window(self.world.headlines_window, "the headlines window")
+            button = window.find(role=e2e_role("PUSH_BUTTON"), name="Mark All as Read")
+            assert button.do_action(button.actions()[0]), button
+        else:
+            self.world.menu_click_label("Mark all as read")
+        self.model.mark_all_read()
+
+    def do_notifier_away(self, step, index):
+        self.run.check_notifications(wait=True)
+        self.world.stop_notifier()
+        self.model.notifier_gone()
+
+    def do_notifier_back(self, step, index):
+        self.world.start_notifier()
+        self.model.notifier_up = True
+
+    def do_notifier_flap(self, step, index):
+        """A notification server replaced while the applet announces: whatever it shows
+        may be lost, never shown twice."""
+        self.run.check_notifications(wait=True)
+        self.do_publish({"feed": self.model.current, "count": step["count"]}, index)
+        cursor = self.run.cursor()
+        self.trigger_refresh("menu")
+        feed = self.model.current
+        self.run.wait_request(cursor, lambda r: r["feed"] == feed and self.run.final(r), "the refresh's answer")
+        self.world.stop_notifier()
+        self.world.start_notifier()
+        self.model.notifier_up = True
+        self.model.flapping = True
+        self.run.expect_answer(cursor, manual=True)
+        self.model.flapping = False
+        self.model.notifier_replaced()
+
+    def do_host_away(self, step, index):
+        self.world.stop_host()
+        self.model.host_up = False
+
+    def do_host_back(self, step, index):
+        self.world.start_host()
+        self.model.host_up = True
+
+    def do_lock(self, step, index):
+        self.run.wait_saved()
+        self.world.lock.lock()
+        self.model.locked = True
+
+    def do_unlock(self, step, index):
+        self.world.lock.unlock()
+        self.model.locked = False
+
+    def do_restart(self, step, index):
+        self.run.check_notifications(wait=True)
+        self.stall = None
+        self.world.stop(step["how"])
+        self.model.stop()
+        self.run.consume(None)
+        cursor = self.run.cursor()
+        self.world.start()
+        self.model.start()
+        self.run.expect_answer(cursor, manual=False)
+
+    def do_settings(self, step, index):
+        m = self.model
+        if "security" in step:
+            self.world.settings("notify-security-updates", str(step["security"]).lower())
+            m.security = step["security"]
+        if "notifications" in step:
+            self.world.settings("notifications", str(step["notifications"]).lower())
+            m.notifications = step["notifications"]
+        # Written last, and such that the menu changes: once it shows, the applet has
+        # read the others too.
+        shown = len({item.id for item in m.shown})
+        if min(step["max_items"], shown) == min(m.max_items, shown):
+            step["max_items"] = shown - 1 if m.max_items >= shown else m.max_items + 1
+        self.world.settings("max-items", str(step["max_items"]))
+        m.max_items = step["max_items"]
+        self.run.check_menu()
+
+
+def e2e_role(name):
+    import lwn_atspi
+
+    return getattr(lwn_atspi.Role, name)
