@@ -26,6 +26,12 @@ from gi.repository import GLib
 # limit is three times as long, as meson's asan setup multiplies the tests' timeouts by
 # three. The normal pass holds the applet to the real limit.
 MENU_LIMIT_MS = 50
+# Except while a run opens its first window: that costs any GTK 3 program its fonts, theme
+# and icons, 37-53 ms in the minimal GTK3 + AppIndicator program opening its own first
+# window in bench/bench-window.sh, the same as lwn-tray's there. The allowance is that
+# reference with room for a loaded machine, never the test's only look at it: the
+# benchmark prints both side by side, and every later window keeps MENU_LIMIT_MS.
+FIRST_WINDOW_LIMIT_MS = 100
 SANITIZER_SLOWDOWN = 3
 TIMEOUT = e2e.TIMEOUT
 KNOWN_MESSAGES = ("New headlines cannot be recorded", "No system tray found")
@@ -57,7 +63,9 @@ class Run:
         self.step_started = time.time()
         self.worst_latency = None
         self.step_latency = None
-        self.menu_limit = MENU_LIMIT_MS * (SANITIZER_SLOWDOWN if world.sanitized else 1)
+        self.slowdown = SANITIZER_SLOWDOWN if world.sanitized else 1
+        self.menu_limit = MENU_LIMIT_MS * self.slowdown
+        self.windowed_run = None  # the last run that opened a window
 
     # The sequence ---------------------------------------------------------
 
@@ -434,12 +442,17 @@ class Run:
         if worst is not None and (self.worst_latency is None or worst["answer_ms"] > self.worst_latency["answer_ms"]):
             self.worst_latency = dict(worst, step=len(self.done))
         self.step_latency = worst
-        if worst is not None and worst["answer_ms"] > self.menu_limit:
+        limit = self.menu_limit
+        step = self.done[-1][1] if self.done else {}
+        if step.get("do") in ("open-headlines", "open-preferences") and self.windowed_run != self.world.runs:
+            self.windowed_run = self.world.runs
+            limit = FIRST_WINDOW_LIMIT_MS * self.slowdown
+        if worst is not None and worst["answer_ms"] > limit:
             raise Failure(
                 "the menu kept GetLayout waiting %.0f ms (limit %d ms%s): a round trip of %.0f ms, of which %.0f ms "
                 "on the bus (GetId to the bus at the same moment) and %.0f ms that the applet or a process it waits "
                 "for waited for a CPU; the tray host answered in %s ms; the machine ran %s times slower than at its "
-                "best" % (worst["answer_ms"], self.menu_limit, " with the sanitizers" if self.world.sanitized else "",
+                "best" % (worst["answer_ms"], limit, " with the sanitizers" if self.world.sanitized else "",
                           worst["round_trip_ms"], worst["bus_ms"], worst["run_queue_ms"], worst["tray_host_ms"],
                           worst.get("machine_slowdown"))
             )
