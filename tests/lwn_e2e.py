@@ -184,6 +184,33 @@ def lwn_fixture():
         return f.read()
 
 
+def serve_http(owner, port=0, protocol="HTTP/1.0", server_class=http.server.ThreadingHTTPServer):
+    """Serves 127.0.0.1:port (0: any free port) from a thread of its own, handing every
+    GET to owner.handle(request). Returns the server and its thread."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = protocol
+
+        def do_GET(self):
+            owner.handle(self)
+
+        def log_message(self, *args):
+            pass
+
+        def finish(self):
+            # A reset or a vanished client leaves nothing to flush.
+            try:
+                super().finish()
+            except (OSError, ValueError):
+                pass
+
+    httpd = server_class(("127.0.0.1", port), Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    return httpd, thread
+
+
 class FeedServer:
     """A feed on http://127.0.0.1:PORT/headlines/rss whose answer each test scripts:
     body and ETag (304 on a matching If-None-Match), a forced status, a malformed body,
@@ -199,19 +226,7 @@ class FeedServer:
         self.requests = []
         self.gate = threading.Event()
         self.gate.set()
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                server.handle(self)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self.httpd, self.thread = serve_http(self, port)
 
     @property
     def port(self):

@@ -110,38 +110,17 @@ class FaultServer:
         self.drip_interval = 1.0
         self.requests = []
         self.bomb = make_gzip_bomb()
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self):
-                server.handle(self)
-
-            def log_message(self, *args):
-                pass
-
-            def finish(self):
-                # A reset or a vanished client leaves nothing to flush.
-                try:
-                    super().finish()
-                except (OSError, ValueError):
-                    pass
-
-        self.httpd = _Server(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self.httpd, self.thread = e2e.serve_http(self, protocol="HTTP/1.1", server_class=_Server)
 
         self.tls_httpd = None
         if tls:
             self.certificate = Certificate(root)
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(self.certificate.cert, self.certificate.key)
-            self.tls_httpd = _Server(("127.0.0.1", 0), Handler)
+            # Nobody knows its port before the constructor returns: set up after it serves.
+            self.tls_httpd, self.tls_thread = e2e.serve_http(self, protocol="HTTP/1.1", server_class=_Server)
             self.tls_httpd.tls_context = context
             self.tls_httpd.owner = self
-            self.tls_thread = threading.Thread(target=self.tls_httpd.serve_forever, daemon=True)
-            self.tls_thread.start()
 
     # Addresses ------------------------------------------------------------
 

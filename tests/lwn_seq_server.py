@@ -5,7 +5,6 @@ version, and a queue of one-shot faults per feed: 500, a malformed body, a stall
 holds the request until the client gives up, and temporary or permanent redirects.
 Every request is logged with what it was answered."""
 
-import http.server
 import select
 import threading
 import time
@@ -37,27 +36,7 @@ class SeqFeedServer:
         self.requests = []
         self.gate = threading.Event()
         self.gate.set()
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self):
-                server.handle(self)
-
-            def log_message(self, *args):
-                pass
-
-            def finish(self):
-                try:
-                    super().finish()
-                except (OSError, ValueError):
-                    pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self.httpd, self.thread = e2e.serve_http(self, protocol="HTTP/1.1")
 
     # Feeds ----------------------------------------------------------------
 
