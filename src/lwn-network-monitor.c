@@ -9,6 +9,13 @@
 /* Names the tasks this file starts; its address is what matters. */
 static char new_source_tag;
 
+static gboolean
+drop_failed_cb (gpointer user_data)
+{
+  g_object_unref (user_data);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 new_thread (GTask *task,
             gpointer source_object,
@@ -21,18 +28,20 @@ new_thread (GTask *task,
     {
       GType type = g_array_index (types, GType, i);
       g_autoptr (GError) error = NULL;
-      GObject *monitor;
+      GObject *monitor = g_object_new (type, NULL);
 
-      if (g_type_is_a (type, G_TYPE_INITABLE))
-        monitor = g_initable_new (type, cancellable, &error, NULL);
-      else
-        monitor = g_object_new (type, NULL);
-
-      if (monitor != NULL)
+      if (!G_IS_INITABLE (monitor) || g_initable_init (G_INITABLE (monitor), cancellable, &error))
         {
           g_task_return_pointer (task, monitor, g_object_unref);
           return;
         }
+
+      /* GLib's NetworkManager monitor sets up its netlink parent first, whose
+       * socket source this thread, having no context of its own, attached to
+       * the main one; then it finds no NetworkManager and fails. The main
+       * thread may be in that source's callback right now: the failed monitor
+       * is let go there, between two callbacks, not here. */
+      g_idle_add_full (G_PRIORITY_DEFAULT, drop_failed_cb, monitor, NULL);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_task_return_error (task, g_steal_pointer (&error));
