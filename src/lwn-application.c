@@ -211,6 +211,7 @@ show_headlines_activated (GSimpleAction *action,
   if (self->headlines_window == NULL)
     {
       self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->reader, self->settings);
+      lwn_headlines_window_set_in_tray (self->headlines_window, lwn_tray_is_connected (self->tray));
       g_object_add_weak_pointer (G_OBJECT (self->headlines_window), (gpointer *) &self->headlines_window);
     }
   gtk_window_present (GTK_WINDOW (self->headlines_window));
@@ -322,6 +323,7 @@ add_actions (LwnApplication *self)
     { .name = "autostart", .state = "false", .change_state = autostart_change_state },
   };
   const char *refresh_accels[] = { "<Control>r", NULL };
+  const char *quit_accels[] = { "<Control>q", NULL };
   GAction *autostart;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
@@ -332,6 +334,7 @@ add_actions (LwnApplication *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
                                self->settings != NULL);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh", refresh_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
 }
 
 static void
@@ -454,6 +457,8 @@ tray_connection_changed_cb (LwnTray *tray,
 {
   if (connected)
     g_clear_handle_id (&self->tray_grace_id, g_source_remove);
+  if (self->headlines_window != NULL)
+    lwn_headlines_window_set_in_tray (self->headlines_window, connected);
 }
 
 static gboolean

@@ -10,6 +10,11 @@
 #include "lwn-headlines-window.h"
 
 #define SAVE_DELAY_MS 500 /* the size is saved once it rests this long */
+#define BACKGROUND_NOTICE_KEY "background-notice-shown"
+#define BACKGROUND_RESPONSE_QUIT 1
+/* What the info bar's own Escape binding answers: Escape there closes the
+ * window, as it does everywhere else in it. */
+#define BACKGROUND_RESPONSE_KEEP_RUNNING GTK_RESPONSE_CANCEL
 
 /* A rule between headlines, and a rule beside quotes; currentColor keeps
  * both visible in dark themes and high contrast. */
@@ -31,8 +36,11 @@ struct _LwnHeadlinesWindow
   int saved_height;
   gboolean saved_maximized;
   guint save_id;
+  gboolean in_tray;
 
   GtkHeaderBar *header_bar;
+  GtkInfoBar *background_bar;
+  GtkWidget *background_keep_button;
   GtkStack *refresh_stack;
   GtkSpinner *refresh_spinner;
   GtkStack *stack;
@@ -104,14 +112,6 @@ reader_changed_cb (LwnReader *reader,
                    LwnHeadlinesWindow *self)
 {
   show_state (self);
-}
-
-/* A key binding, not an application accelerator: those run before the
- * focused widget, so Escape would close the window under an open menu. */
-static void
-lwn_headlines_window_close (LwnHeadlinesWindow *self)
-{
-  gtk_window_close (GTK_WINDOW (self));
 }
 
 /* The window's size ------------------------------------------------------- */
@@ -225,6 +225,69 @@ lwn_headlines_window_window_state_event (GtkWidget *widget,
   return GTK_WIDGET_CLASS (lwn_headlines_window_parent_class)->window_state_event (widget, event);
 }
 
+/* Closing --------------------------------------------------------------------- */
+
+/* A key binding, not an application accelerator: those run before the
+ * focused widget, so Escape would close the window under an open menu. */
+static void
+lwn_headlines_window_close (LwnHeadlinesWindow *self)
+{
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+/* Without a schema there is nowhere to remember it across runs: once per
+ * run, then. */
+static gboolean background_notice_shown_this_run;
+
+static gboolean
+background_notice_shown (LwnHeadlinesWindow *self)
+{
+  if (has_key (self->settings, BACKGROUND_NOTICE_KEY))
+    return g_settings_get_boolean (self->settings, BACKGROUND_NOTICE_KEY);
+  return background_notice_shown_this_run;
+}
+
+static void
+set_background_notice_shown (LwnHeadlinesWindow *self)
+{
+  background_notice_shown_this_run = TRUE;
+  if (has_key (self->settings, BACKGROUND_NOTICE_KEY))
+    g_settings_set_boolean (self->settings, BACKGROUND_NOTICE_KEY, TRUE);
+}
+
+/* With no tray icon, a closed window leaves nothing on screen of an applet
+ * that still runs: the first time, the window says so, and how to quit,
+ * before it goes. */
+static gboolean
+lwn_headlines_window_delete_event (GtkWidget *widget,
+                                   GdkEventAny *event)
+{
+  LwnHeadlinesWindow *self = LWN_HEADLINES_WINDOW (widget);
+  GtkWidgetClass *parent_class = GTK_WIDGET_CLASS (lwn_headlines_window_parent_class);
+
+  if (!self->in_tray && !gtk_widget_get_visible (GTK_WIDGET (self->background_bar)) && !background_notice_shown (self))
+    {
+      set_background_notice_shown (self);
+      gtk_widget_show (GTK_WIDGET (self->background_bar));
+      gtk_widget_grab_focus (self->background_keep_button);
+      return GDK_EVENT_STOP;
+    }
+  return parent_class->delete_event != NULL ? parent_class->delete_event (widget, event) : GDK_EVENT_PROPAGATE;
+}
+
+static void
+background_bar_response_cb (GtkInfoBar *bar,
+                            int response,
+                            LwnHeadlinesWindow *self)
+{
+  GApplication *application = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  if (response == BACKGROUND_RESPONSE_QUIT && application != NULL)
+    g_action_group_activate_action (G_ACTION_GROUP (application), "quit", NULL);
+  else if (response == BACKGROUND_RESPONSE_KEEP_RUNNING)
+    gtk_window_close (GTK_WINDOW (self));
+}
+
 /* The window itself --------------------------------------------------------- */
 
 static void
@@ -259,6 +322,7 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   object_class->dispose = lwn_headlines_window_dispose;
   widget_class->size_allocate = lwn_headlines_window_size_allocate;
   widget_class->window_state_event = lwn_headlines_window_window_state_event;
+  widget_class->delete_event = lwn_headlines_window_delete_event;
 
   /**
    * LwnHeadlinesWindow::close:
@@ -274,6 +338,8 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   g_type_ensure (LWN_TYPE_HEADLINE_LIST);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lwntray/LwnTray/lwn-headlines-window.ui");
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, background_bar);
+  gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, background_keep_button);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, refresh_stack);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, refresh_spinner);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, stack);
@@ -282,6 +348,7 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, list_box);
+  gtk_widget_class_bind_template_callback (widget_class, background_bar_response_cb);
 }
 
 /* For the whole screen, once: the rules name only this window's own style
@@ -315,6 +382,9 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
   atk_object_set_name (gtk_widget_get_accessible (self->error_page), _ ("Could not load headlines"));
   atk_object_set_role (gtk_widget_get_accessible (self->loading_page), ATK_ROLE_NOTIFICATION);
   atk_object_set_name (gtk_widget_get_accessible (self->loading_page), _ ("Loading headlines…"));
+  atk_object_set_role (gtk_widget_get_accessible (GTK_WIDGET (self->background_bar)), ATK_ROLE_ALERT);
+  atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->background_bar)),
+                       _ ("LWN.net Headlines keeps running"));
 
   placeholder = gtk_label_new (_ ("No headlines"));
   gtk_style_context_add_class (gtk_widget_get_style_context (placeholder), "dim-label");
@@ -350,4 +420,20 @@ lwn_headlines_window_new (GtkApplication *application,
   lwn_headline_list_set_model (self->list_box, lwn_reader_get_headlines (reader));
   show_state (self);
   return self;
+}
+
+/**
+ * lwn_headlines_window_set_in_tray:
+ * @in_tray: whether the applet's icon is in a tray, where it can be found
+ *   again once the window closes
+ */
+void
+lwn_headlines_window_set_in_tray (LwnHeadlinesWindow *self,
+                                  gboolean in_tray)
+{
+  g_return_if_fail (LWN_IS_HEADLINES_WINDOW (self));
+
+  self->in_tray = in_tray;
+  if (in_tray)
+    gtk_widget_hide (GTK_WIDGET (self->background_bar));
 }

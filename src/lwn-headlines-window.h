@@ -15,6 +15,8 @@ G_DECLARE_FINAL_TYPE (LwnHeadlinesWindow, lwn_headlines_window, LWN, HEADLINES_W
 LwnHeadlinesWindow *lwn_headlines_window_new (GtkApplication *application,
                                               LwnReader      *reader,
                                               GSettings      *settings);
+void                lwn_headlines_window_set_in_tray (LwnHeadlinesWindow *self,
+                                                      gboolean            in_tray);
 /* clang-format on */
 
 G_END_DECLS

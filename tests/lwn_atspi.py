@@ -67,6 +67,7 @@ KEYSYMS = {
     "Page_Down": 0xFF56,
     "End": 0xFF57,
     "space": 0x0020,
+    "q": 0x0071,
     "r": 0x0072,
     "w": 0x0077,
 }

@@ -85,6 +85,9 @@ class Model:
         self.notifier_up = True
         self.flapping = False  # the notification server is being replaced right now
         self.host_up = True
+        # Once told (in a setting, which outlives restarts) that the applet runs on
+        # without a window where no tray shows it, the window does not say so again.
+        self.background_notice_shown = False
         self.headlines_open = False
         self.preferences_open = False
 

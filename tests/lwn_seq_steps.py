@@ -342,6 +342,12 @@ class Steps:
     def do_close_headlines(self, step, index):
         window = self.run.wait_window(self.world.headlines_window, "the headlines window")
         self.world.close_window(window, step["how"])
+        if not self.model.host_up and not self.model.background_notice_shown:
+            # The first close with no tray says that the applet runs on, and the
+            # window stays until closed once more.
+            self.world.wait_background_notice(window)
+            self.model.background_notice_shown = True
+            self.world.close_window(window, step["how"])
         self.model.headlines_open = False
 
     def do_open_preferences(self, step, index):

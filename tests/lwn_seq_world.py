@@ -369,7 +369,7 @@ class World:
         if boxes:
             rows = [node for node in boxes[0].children() if node.role == int(Role.LIST_ITEM)]
             return "headlines", [row.name for row in rows[:limit]]
-        if window.find_all(role=Role.ALERT, showing_only=True):
+        if window.find_all(role=Role.ALERT, name="Could not load headlines", showing_only=True):
             return "error", []
         return "loading", []
 
@@ -390,6 +390,13 @@ class World:
             self.s.a11y.key("Escape")
         else:
             self.s.a11y.key("w", ("Control",))
+
+    def wait_background_notice(self, window):
+        """Waits for the window's message that the applet runs on without it."""
+        atspi.wait_for(
+            lambda: window.find_all(role=Role.ALERT, name="LWN.net Headlines keeps running", showing_only=True),
+            "the message that the applet runs on without its window",
+        )
 
     def activate_row(self, window, title):
         """Return on the row of this title, as a keyboard user opens a headline."""

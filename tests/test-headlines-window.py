@@ -532,6 +532,91 @@ def test_ages_move_on(s):
     assert_healthy(applet)
 
 
+def background_bar(window):
+    """The message that the applet runs on, when it shows."""
+    return [
+        node
+        for node in window.find_all(role=Role.ALERT, showing_only=True)
+        if node.name == "LWN.net Headlines keeps running"
+    ]
+
+
+def close_window(s, app, how):
+    s.a11y.key("Escape") if how == "Escape" else s.a11y.key("w", ("Control",))
+    atspi.wait_for(lambda: not headlines_windows(app), "%s to close the window" % how)
+
+
+def test_no_tray_close_tells_once(s):
+    """Without a tray host, the window is the applet's only face: the first close
+    says, in the window, that the applet runs on and how to quit it, and the window
+    stays; the next close goes, and the applet runs on. It says so once: not at the
+    next close, nor after a new start. Ctrl+Q and the message's Quit quit. With a tray
+    host (every other scenario here), a close closes at once."""
+    items = plain_items(3, 959001)
+    s.server.set_items(items)
+    applet = s.launch("--show")
+    app = s.application(applet)
+    window = wait_window(app)
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows")
+    assert not background_bar(window), "the message shows before any close"
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_row(tracker, rows(window)[0])
+
+    s.a11y.key("Escape")
+    bar = atspi.wait_for(lambda: background_bar(window), "the message that the applet runs on")[0]
+    text = " ".join(label.name for label in bar.find_all(role=Role.LABEL, showing_only=True))
+    assert "keeps running" in text and "Quit" in text, text
+    assert_controls_named(bar, {(int(Role.PUSH_BUTTON), "Quit"), (int(Role.PUSH_BUTTON), "Keep Running")})
+    time.sleep(SETTLE)
+    assert headlines_windows(app) == [window], "the first close closed the window"
+    assert s.gsettings("get", SCHEMA, "background-notice-shown") == "true"
+
+    close_window(s, app, "Escape")
+    time.sleep(SETTLE)
+    applet.assert_alive()
+
+    for how in ("Ctrl+W", "Escape"):
+        show = s.launch("--show")
+        assert show.wait_exit() == 0, show.log()
+        window = wait_window(app, "the window again")
+        wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows again")
+        focus_row(tracker, rows(window)[0])
+        close_window(s, app, how)
+        applet.assert_alive()
+
+    show = s.launch("--show")
+    assert show.wait_exit() == 0, show.log()
+    window = wait_window(app, "the window for Ctrl+Q")
+    focus_row(tracker, rows(window)[0])
+    s.a11y.key("q", ("Control",))
+    assert applet.wait_exit() == 0, applet.log()
+    tracker.close()
+
+    again = s.launch("--show")
+    app = s.application(again)
+    window = wait_window(app, "the window after a new start")
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows after a new start")
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_row(tracker, rows(window)[0])
+    close_window(s, app, "Escape")
+    assert_healthy(again)
+
+    s.gsettings("reset", SCHEMA, "background-notice-shown")
+    # The applet learns of the change through its key file's monitor.
+    time.sleep(SETTLE)
+    show = s.launch("--show")
+    assert show.wait_exit() == 0, show.log()
+    window = wait_window(app, "the window once the setting is reset")
+    focus_row(tracker, rows(window)[0])
+    s.a11y.key("w", ("Control",))
+    bar = atspi.wait_for(lambda: background_bar(window), "the message once more")[0]
+    assert bar.find(role=Role.PUSH_BUTTON, name="Quit", showing_only=True).do_action("Click")
+    assert again.wait_exit() == 0, again.log()
+    tracker.close()
+
+test_no_tray_close_tells_once.scenario = {"watcher": False}
+
+
 TESTS = [
     ("rows named and described; a summary link and a row each open their own URL", test_rows_and_links),
     ("--show presents one window; loading page; arrows, Ctrl+R, Escape, Ctrl+W", test_loading_show_and_keyboard),
@@ -542,6 +627,7 @@ TESTS = [
     ("a 1,000-item feed: Page Down, End and Home", test_large_feed_end),
     ("Mark All as Read shows every row read", test_mark_all_read),
     ("ages move on in an open window", test_ages_move_on),
+    ("without a tray, the first close says the applet runs on, once", test_no_tray_close_tells_once),
 ]
 
 
@@ -551,7 +637,7 @@ def main():
         return 2
     selected = os.environ.get("LWN_E2E_ONLY")
     tests = [test for test in TESTS if not selected or selected in test[1].__name__]
-    return e2e.run_tap(tests, lambda func: atspi.Scenario(BINARY))
+    return e2e.run_tap(tests, lambda func: atspi.Scenario(BINARY, **getattr(func, "scenario", {})))
 
 
 if __name__ == "__main__":
