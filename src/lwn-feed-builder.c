@@ -255,7 +255,8 @@ dup_unquoted (const char *start,
   return g_steal_pointer (&name);
 }
 
-/* RSS's <author> is "address (Name)", mail headers write "Name <address>":
+/* RSS's <author> is "address (Name)", mail headers write "Name <address>",
+ * and some feeds "Name (address)":
  * the name is what a person wants, the address only when there is no name. */
 static char *
 plain_author (const char *raw)
@@ -283,6 +284,15 @@ plain_author (const char *raw)
 
           if (*name != '\0')
             return g_steal_pointer (&name);
+        }
+      /* "Name (address)": the address in the parentheses. */
+      else if (open != NULL)
+        {
+          g_autofree char *name = dup_unquoted (line, open - line);
+
+          if (*name != '\0')
+            return g_steal_pointer (&name);
+          return g_strndup (open + 1, line + len - 1 - (open + 1));
         }
     }
 

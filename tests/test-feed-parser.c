@@ -362,6 +362,11 @@ static const ItemCase rss2_author_items[] = {
   { 5, "http://au.example.org/6", "f", "http://au.example.org/6", "http://au.example.org/6", "Plain Name", NULL, NULL, FALSE },
   { 6, "http://au.example.org/7", "g", "http://au.example.org/7", "http://au.example.org/7", "me@example.com", NULL, NULL, FALSE },
   { 7, "http://au.example.org/8", "h", "http://au.example.org/8", "http://au.example.org/8", "Quoted Name", NULL, NULL, FALSE },
+  { 8, "http://au.example.org/9", "i", "http://au.example.org/9", "http://au.example.org/9", "Paren Name", NULL, NULL, FALSE },
+  { 9, "http://au.example.org/10", "j", "http://au.example.org/10", "http://au.example.org/10", "Quoted Paren", NULL, NULL, FALSE },
+  { 10, "http://au.example.org/11", "k", "http://au.example.org/11", "http://au.example.org/11", "me@example.com", NULL, NULL, FALSE },
+  /* No address: the parentheses are part of the name. */
+  { 11, "http://au.example.org/12", "l", "http://au.example.org/12", "http://au.example.org/12", "Name (the editor)", NULL, NULL, FALSE },
 };
 
 static const ItemCase rss_no_channel_items[] = {
@@ -459,7 +464,7 @@ static const FeedCase breadth_cases[] = {
   { "/feed-parser/dc/atom10", "breadth/atom10-dc-fallbacks.xml", NULL, NULL,
     "Atom with Dublin Core", NULL, 0, 2, ITEMS (atom10_dc_items) },
   { "/feed-parser/authors/rss2", "breadth/rss2-authors.xml", NULL, NULL,
-    "Authors", NULL, 0, 8, ITEMS (rss2_author_items) },
+    "Authors", NULL, 0, 12, ITEMS (rss2_author_items) },
   { "/feed-parser/forgiving/rss-without-channel", "breadth/rss-no-channel.xml", NULL, "http://nochannel.example.org/feed.xml",
     "nochannel.example.org", NULL, 0, 2, ITEMS (rss_no_channel_items) },
   { "/feed-parser/forgiving/empty-type", "breadth/atom10-empty-type.xml", NULL, NULL,
