@@ -59,6 +59,9 @@ void        lwn_reader_set_refreshing      (LwnReader  *self,
 void        lwn_reader_show_feed           (LwnReader  *self,
                                             LwnFeed    *feed);
 
+/* lwn-reader.c: for the tests, a poll as the timer makes it */
+void        lwn_reader_refresh_due         (LwnReader  *self);
+
 /* lwn-reader-load.c: asking the server, and the saved copy at start-up */
 void        lwn_reader_load_refresh        (LwnReader  *self);
 void        lwn_reader_load_cache          (LwnReader  *self);

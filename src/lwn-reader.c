@@ -756,20 +756,6 @@ lwn_reader_get_n_unread (LwnReader *self)
 }
 
 /**
- * lwn_reader_get_feed:
- * @self: a #LwnReader
- *
- * Returns: (transfer none) (nullable): the feed shown, %NULL until one is known
- */
-LwnFeed *
-lwn_reader_get_feed (LwnReader *self)
-{
-  g_return_val_if_fail (LWN_IS_READER (self), NULL);
-
-  return self->feed;
-}
-
-/**
  * lwn_reader_dup_site_url:
  * @self: a #LwnReader
  *

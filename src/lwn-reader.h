@@ -43,7 +43,6 @@ void           lwn_reader_set_notify_security_lists (LwnReader *self,
                                                 gboolean    notify);
 
 void           lwn_reader_refresh              (LwnReader  *self);
-void           lwn_reader_refresh_due          (LwnReader  *self);
 char          *lwn_reader_open                 (LwnReader  *self,
                                                 const char *item_id);
 void           lwn_reader_mark_read            (LwnReader  *self,
@@ -56,7 +55,6 @@ const char    *lwn_reader_get_status           (LwnReader  *self);
 const char    *lwn_reader_get_error            (LwnReader  *self);
 GListModel    *lwn_reader_get_headlines        (LwnReader  *self);
 guint          lwn_reader_get_n_unread         (LwnReader  *self);
-LwnFeed       *lwn_reader_get_feed             (LwnReader  *self);
 char          *lwn_reader_dup_site_url         (LwnReader  *self);
 char          *lwn_reader_dup_site_name        (LwnReader  *self);
 /* clang-format on */

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "lwn-network-monitor.h"
-#include "lwn-scheduler.h"
+#include "lwn-scheduler-private.h"
 
 /* Whatever a server or feed asks for, poll at least daily. */
 #define MAX_SERVER_DELAY_SECONDS (24 * 60 * 60)

@@ -21,8 +21,6 @@ LwnScheduler *lwn_scheduler_new                      (guint            interval_
 void          lwn_scheduler_set_interval             (LwnScheduler    *self,
                                                       guint            interval_seconds,
                                                       gboolean         interval_forced);
-void          lwn_scheduler_set_network_monitor      (LwnScheduler    *self,
-                                                      GNetworkMonitor *monitor);
 void          lwn_scheduler_start                    (LwnScheduler    *self,
                                                       guint            first_delay_seconds);
 guint         lwn_scheduler_record_success           (LwnScheduler    *self,
@@ -33,8 +31,6 @@ guint         lwn_scheduler_record_failure           (LwnScheduler    *self,
 void          lwn_scheduler_stop_polling             (LwnScheduler    *self);
 void          lwn_scheduler_resume_polling           (LwnScheduler    *self);
 void          lwn_scheduler_forget_feed              (LwnScheduler    *self);
-gboolean      lwn_scheduler_is_stopped               (LwnScheduler    *self);
-guint         lwn_scheduler_get_next_delay           (LwnScheduler    *self);
 guint         lwn_scheduler_get_consecutive_failures (LwnScheduler    *self);
 
 /* Pure maths, exposed for the tests. */

@@ -136,6 +136,16 @@ char              *lwn_store_build_feed_cache_path  (LwnStore    *self,
                                                      const char  *feed_url);
 void               lwn_store_move_feed_cache        (const char  *from_path,
                                                      const char  *to_path);
+/* For the tests: what the loads and saves off the main thread do. */
+gboolean           lwn_store_save_feed_body         (LwnStore    *self,
+                                                     const char  *feed_url,
+                                                     GBytes      *body,
+                                                     const char  *content_type,
+                                                     GError     **error);
+GBytes            *lwn_store_load_feed_body         (LwnStore    *self,
+                                                     const char  *feed_url,
+                                                     char       **out_content_type,
+                                                     GError     **error);
 /* clang-format on */
 
 G_END_DECLS

@@ -69,15 +69,6 @@ gboolean    lwn_store_write_feed_cache      (const char          *path,
                                              GBytes              *body,
                                              const char          *content_type,
                                              GError             **error);
-gboolean    lwn_store_save_feed_body        (LwnStore            *self,
-                                             const char          *feed_url,
-                                             GBytes              *body,
-                                             const char          *content_type,
-                                             GError             **error);
-GBytes     *lwn_store_load_feed_body        (LwnStore            *self,
-                                             const char          *feed_url,
-                                             char               **out_content_type,
-                                             GError             **error);
 void        lwn_store_load_feed_body_async  (LwnStore            *self,
                                              const char          *feed_url,
                                              GCancellable        *cancellable,

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "lwn-scheduler-private.h"
 #include "reader-fixture.h"
 
 static void

@@ -3,7 +3,7 @@
 
 #include "config.h"
 
-#include "lwn-scheduler.h"
+#include "lwn-scheduler-private.h"
 
 #define DAY (24 * 60 * 60)
 

@@ -10,7 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "fuzz-common.h"
-#include "lwn-store.h"
+#include "lwn-store-private.h"
 
 int LLVMFuzzerInitialize (int *argc,
                           char ***argv);
