@@ -11,17 +11,16 @@
 #include "lwn-autostart.h"
 #include "lwn-cli.h"
 #include "lwn-headlines-window.h"
+#include "lwn-launcher.h"
+#include "lwn-locations.h"
 #include "lwn-notifier.h"
 #include "lwn-preferences-window.h"
+#include "lwn-reader-settings.h"
 #include "lwn-reader.h"
-#include "lwn-scheduler.h"
 #include "lwn-store.h"
+#include "lwn-tray-host.h"
 #include "lwn-tray.h"
-#include "lwn-url.h"
 
-/* How long a tray host may take to appear before the user is told there is none. */
-#define TRAY_HOST_GRACE_SECONDS 5
-#define STATUS_NOTIFIER_WATCHER "org.kde.StatusNotifierWatcher"
 /* How long quitting waits for a "Start at login" write under way. */
 #define AUTOSTART_FLUSH_MS 2000
 
@@ -30,11 +29,8 @@ struct _LwnApplication
   GtkApplication parent_instance;
 
   GSettings *settings; /* NULL when the schema is not installed */
-  /* What the command line set for this run wins over the settings. */
-  gboolean feed_url_forced;
-  gboolean interval_forced;
-  guint forced_interval;
-  gboolean notify_forced;
+  LwnReaderSettings *reader_settings;
+  LwnLauncher *launcher;
 
   GDBusConnection *session_bus;
   LwnStore *store;
@@ -44,9 +40,7 @@ struct _LwnApplication
   LwnHeadlinesWindow *headlines_window; /* while open; it destroys itself on close */
   LwnAutostartSwitch *autostart;
 
-  guint watcher_id;
-  guint tray_grace_id;
-  gboolean told_no_tray;
+  LwnTrayHost *tray_host;
   guint sigterm_id;
   guint sigint_id;
   gboolean started;
@@ -54,96 +48,36 @@ struct _LwnApplication
 
 G_DEFINE_FINAL_TYPE (LwnApplication, lwn_application, GTK_TYPE_APPLICATION)
 
-/* The command for the autostart entry: NULL (lwn-tray from PATH) for the
- * installed program, else this very binary, such as one in a build folder. */
-static char *
-dup_autostart_command (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
-
-  if (dir == NULL || g_str_equal (dir, BINDIR))
-    return NULL;
-  /* Linux names a binary replaced since it started "PATH (deleted)"; the new one is meant. */
-  if (g_str_has_suffix (exe, " (deleted)"))
-    exe[strlen (exe) - strlen (" (deleted)")] = '\0';
-  return g_steal_pointer (&exe);
-}
-
-/* The tray host is another process, with data folders of its own: it finds
- * icons that are not installed only through the item's IconThemePath. The
- * first of our data folders that holds our icons says where they come from:
- * the install prefix, whose icons the host's theme has already, or a folder
- * that XDG_DATA_DIRS adds (meson devenv, the tests), which the host must be
- * told. Read from the data folders, rather than from a variable of our own,
- * this serves any way of running uninstalled. */
-static char *
-dup_icon_theme_path (void)
-{
-  const char *const *dirs = g_get_system_data_dirs ();
-
-  for (guint i = 0; dirs[i] != NULL; i++)
-    {
-      g_autofree char *dir = g_canonicalize_filename (dirs[i], "/");
-      g_autofree char *icon = g_build_filename (dir, "icons", "hicolor", "scalable", "apps", APP_ID ".svg", NULL);
-
-      if (g_file_test (icon, G_FILE_TEST_IS_REGULAR))
-        return g_str_equal (dir, DATADIR) ? NULL : g_build_filename (dir, "icons", NULL);
-    }
-  return NULL;
-}
-
-static void
-launch_thread (GTask *task,
-               gpointer source_object,
-               gpointer task_data,
-               GCancellable *cancellable)
-{
-  g_autoptr (GAppLaunchContext) context = g_app_launch_context_new ();
-  GError *error = NULL;
-
-  if (g_app_info_launch_default_for_uri (task_data, context, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
 static void
 launch_cb (GObject *source,
            GAsyncResult *result,
            gpointer user_data)
 {
-  LwnApplication *self = LWN_APPLICATION (source);
+  g_autoptr (LwnApplication) self = user_data;
   g_autoptr (GError) error = NULL;
+  g_autofree char *message = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (lwn_launcher_open_finish (LWN_LAUNCHER (source), result, &error))
+    return;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
     {
-      g_autofree char *message = g_strdup_printf (_ ("Could not open the browser: %s"), error->message);
-
-      g_warning ("%s", message);
-      lwn_notifier_show_message (self->notifier, g_get_application_name (), message);
-    }
-}
-
-static void
-open_url (LwnApplication *self,
-          const char *url)
-{
-  g_autoptr (GTask) task = NULL;
-
-  /* The last line of defence: nothing but http(s) ever reaches the launcher. */
-  if (!lwn_url_is_launchable (url))
-    {
-      g_warning ("Refusing to open a link that is not http or https");
+      g_warning ("%s", error->message);
       return;
     }
+  message = g_strdup_printf (_ ("Could not open the browser: %s"), error->message);
+  g_warning ("%s", message);
+  if (self->notifier != NULL)
+    lwn_notifier_show_message (self->notifier, g_get_application_name (), message);
+}
 
-  /* In a worker: GLib 2.74 starts the browser on the calling thread, and the
-   * fork and the waits for its helper process held the main loop for about
-   * 15 ms per click. The inherited environment names the display. */
-  task = g_task_new (self, NULL, launch_cb, NULL);
-  g_task_set_task_data (task, g_strdup (url), g_free);
-  g_task_run_in_thread (task, launch_thread);
+/* @activation_token: (nullable): one a notification server sent with the
+ * action; without it, the launcher asks the display for one. */
+static void
+open_url (LwnApplication *self,
+          const char *url,
+          const char *activation_token)
+{
+  lwn_launcher_open_async (self->launcher, url, activation_token, NULL, launch_cb, g_object_ref (self));
 }
 
 /* Actions: what the menu, the notifications and the command line ask for */
@@ -157,7 +91,7 @@ open_headline_activated (GSimpleAction *action,
   g_autofree char *url = lwn_reader_open (self->reader, g_variant_get_string (parameter, NULL));
 
   if (url != NULL)
-    open_url (self, url);
+    open_url (self, url, NULL);
 }
 
 static void
@@ -189,7 +123,7 @@ open_site_activated (GSimpleAction *action,
   g_autofree char *url = lwn_reader_dup_site_url (self->reader);
 
   if (url != NULL)
-    open_url (self, url);
+    open_url (self, url, NULL);
 }
 
 static void
@@ -197,7 +131,7 @@ open_link_activated (GSimpleAction *action,
                      GVariant *parameter,
                      gpointer user_data)
 {
-  open_url (user_data, g_variant_get_string (parameter, NULL));
+  open_url (user_data, g_variant_get_string (parameter, NULL), NULL);
 }
 
 static void
@@ -300,9 +234,12 @@ preferences_activated (GSimpleAction *action,
   if (window == NULL)
     {
       window = lwn_preferences_window_new (GTK_APPLICATION (self), self->settings);
-      lwn_preferences_window_set_overridden (window, "feed-url", self->feed_url_forced);
-      lwn_preferences_window_set_overridden (window, "refresh-interval", self->interval_forced);
-      lwn_preferences_window_set_overridden (window, "notifications", self->notify_forced);
+      lwn_preferences_window_set_overridden (window, "feed-url",
+                                             lwn_reader_settings_is_overridden (self->reader_settings, "feed-url"));
+      lwn_preferences_window_set_overridden (window, "refresh-interval",
+                                             lwn_reader_settings_is_overridden (self->reader_settings, "refresh-interval"));
+      lwn_preferences_window_set_overridden (window, "notifications",
+                                             lwn_reader_settings_is_overridden (self->reader_settings, "notifications"));
     }
   gtk_window_present (GTK_WINDOW (window));
 }
@@ -391,7 +328,7 @@ notifier_open_cb (LwnNotifier *notifier,
   g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
 
   /* An item that left the feed since it was announced is opened all the same. */
-  open_url (self, article_url != NULL ? article_url : url);
+  open_url (self, article_url != NULL ? article_url : url, activation_token);
 }
 
 static void
@@ -405,49 +342,16 @@ notifier_show_all_cb (LwnNotifier *notifier,
 
 /* Tray host */
 
-static gboolean
-tray_grace_expired_cb (gpointer user_data)
+static void
+tray_host_missing_cb (LwnTrayHost *tray_host,
+                      LwnApplication *self)
 {
-  LwnApplication *self = user_data;
-
-  self->tray_grace_id = 0;
-  if (lwn_tray_is_connected (self->tray) || self->told_no_tray)
-    return G_SOURCE_REMOVE;
-
-  self->told_no_tray = TRUE;
   g_message ("No system tray (StatusNotifierItem host) found; headlines arrive as notifications only");
   lwn_notifier_show_message (self->notifier,
                              _ ("No system tray found"),
                              _ ("New headlines will still arrive as notifications. To see the "
                                 "icon and its menu, enable a tray that supports "
                                 "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-watcher_appeared_cb (GDBusConnection *connection,
-                     const char *name,
-                     const char *owner,
-                     gpointer user_data)
-{
-  LwnApplication *self = user_data;
-
-  g_debug ("Tray host watcher %s appeared", owner);
-  g_clear_handle_id (&self->tray_grace_id, g_source_remove);
-  lwn_tray_set_host_present (self->tray, TRUE);
-}
-
-static void
-watcher_vanished_cb (GDBusConnection *connection,
-                     const char *name,
-                     gpointer user_data)
-{
-  LwnApplication *self = user_data;
-
-  g_debug ("No tray host watcher on the bus");
-  lwn_tray_set_host_present (self->tray, FALSE);
-  if (self->tray_grace_id == 0 && !self->told_no_tray)
-    self->tray_grace_id = g_timeout_add_seconds (TRAY_HOST_GRACE_SECONDS, tray_grace_expired_cb, self);
 }
 
 static void
@@ -455,8 +359,6 @@ tray_connection_changed_cb (LwnTray *tray,
                             gboolean connected,
                             LwnApplication *self)
 {
-  if (connected)
-    g_clear_handle_id (&self->tray_grace_id, g_source_remove);
   if (self->headlines_window != NULL)
     lwn_headlines_window_set_in_tray (self->headlines_window, connected);
 }
@@ -471,71 +373,28 @@ quit_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Settings */
+/* Settings: those of the reading model are lwn-reader-settings' */
 
 static void
-settings_changed_cb (GSettings *settings,
-                     const char *key,
-                     LwnApplication *self)
+max_items_changed_cb (GSettings *settings,
+                      const char *key,
+                      LwnApplication *self)
 {
-  if (g_str_equal (key, "feed-url") && !self->feed_url_forced)
-    {
-      g_autofree char *url = g_settings_get_string (settings, key);
-
-      if (*url != '\0')
-        lwn_reader_set_feed_url (self->reader, url);
-    }
-  else if (g_str_equal (key, "refresh-interval") && !self->interval_forced)
-    lwn_reader_set_interval (self->reader, g_settings_get_uint (settings, key), FALSE);
-  else if (g_str_equal (key, "max-items"))
-    lwn_tray_set_max_items (self->tray, g_settings_get_uint (settings, key));
-  else if (g_str_equal (key, "notifications") && !self->notify_forced)
-    lwn_reader_set_notify (self->reader, g_settings_get_boolean (settings, key));
-  else if (g_str_equal (key, "notify-security-updates"))
-    lwn_reader_set_notify_security_lists (self->reader, g_settings_get_boolean (settings, key));
+  lwn_tray_set_max_items (self->tray, g_settings_get_uint (settings, key));
 }
 
 static void
-apply_settings (LwnApplication *self)
+follow_view_settings (LwnApplication *self)
 {
-  const char *keys[] = { "feed-url", "refresh-interval", "max-items", "notifications",
-                         "notify-security-updates" };
   g_autoptr (GSettingsSchema) schema = NULL;
 
   if (self->settings == NULL)
     return;
-
   g_object_get (self->settings, "settings-schema", &schema, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    if (g_settings_schema_has_key (schema, keys[i]))
-      settings_changed_cb (self->settings, keys[i], self);
-}
-
-/* Never a bare g_settings_new(): without the schema it aborts the process. */
-static GSettings *
-open_settings (void)
-{
-  /* Uninstalled, GSETTINGS_SCHEMA_DIR adds the schema compiled in the build folder. */
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = NULL;
-
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL)
-    {
-      g_warning ("The settings schema %s is not installed; using the default settings", APP_ID);
-      return NULL;
-    }
-
-  return g_settings_new_full (schema, NULL, NULL);
-}
-
-static char *
-dup_configured_feed_url (LwnApplication *self)
-{
-  g_autofree char *url = self->settings != NULL ? g_settings_get_string (self->settings, "feed-url") : NULL;
-
-  return url != NULL && *url != '\0' ? g_steal_pointer (&url) : g_strdup (DEFAULT_FEED_URL);
+  if (!g_settings_schema_has_key (schema, "max-items"))
+    return;
+  max_items_changed_cb (self->settings, "max-items", self);
+  g_signal_connect (self->settings, "changed::max-items", G_CALLBACK (max_items_changed_cb), self);
 }
 
 static void
@@ -544,7 +403,7 @@ lwn_application_startup (GApplication *application)
   LwnApplication *self = LWN_APPLICATION (application);
   g_autoptr (GError) error = NULL;
   g_autofree char *feed_url = NULL;
-  g_autofree char *icons = dup_icon_theme_path ();
+  g_autofree char *icons = lwn_locations_dup_icon_theme_path ();
   g_autofree char *exe = NULL;
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->startup (application);
@@ -552,13 +411,15 @@ lwn_application_startup (GApplication *application)
   /* A tray applet needs no window: keep running until Quit. */
   g_application_hold (application);
 
-  self->settings = open_settings ();
+  self->settings = lwn_reader_settings_open_schema (APP_ID);
   self->store = lwn_store_new (NULL, NULL);
   if (!lwn_store_load (self->store, &error))
     g_warning ("%s", error->message);
 
-  feed_url = dup_configured_feed_url (self);
+  feed_url = lwn_reader_settings_dup_feed_url (self->settings, DEFAULT_FEED_URL);
   self->reader = lwn_reader_new (self->store, feed_url);
+  self->reader_settings = lwn_reader_settings_new (self->settings, self->reader);
+  self->launcher = lwn_launcher_new ();
   self->notifier = lwn_notifier_new (self->session_bus);
   g_signal_connect (self->reader, "announce", G_CALLBACK (reader_announce_cb), self);
   g_signal_connect (self->reader, "alert", G_CALLBACK (reader_alert_cb), self);
@@ -566,7 +427,7 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
 
-  exe = dup_autostart_command ();
+  exe = lwn_locations_dup_uninstalled_binary ();
   self->autostart = lwn_autostart_switch_new (exe);
   g_signal_connect (self->autostart, "settled", G_CALLBACK (autostart_settled_cb), self);
 
@@ -576,54 +437,14 @@ lwn_application_startup (GApplication *application)
   self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
-  self->watcher_id = g_bus_watch_name_on_connection (self->session_bus, STATUS_NOTIFIER_WATCHER,
-                                                     G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                                     watcher_appeared_cb, watcher_vanished_cb,
-                                                     self, NULL);
+  self->tray_host = lwn_tray_host_new (self->session_bus, self->tray);
+  g_signal_connect (self->tray_host, "missing", G_CALLBACK (tray_host_missing_cb), self);
 
   self->sigterm_id = g_unix_signal_add (SIGTERM, quit_signal_cb, self);
   self->sigint_id = g_unix_signal_add (SIGINT, quit_signal_cb, self);
 }
 
 /* Command line: the first start's and every later one's, in the running instance */
-
-/* Applies what the command line sets for this run. Returns whether that
- * changed anything: a second start that changes nothing is a refresh. */
-static gboolean
-apply_options (LwnApplication *self,
-               GVariantDict *options)
-{
-  const char *feed_url = NULL;
-  const char *interval_text = NULL;
-  guint interval;
-  gboolean changed = FALSE;
-
-  if (g_variant_dict_lookup (options, "feed-url", "&s", &feed_url))
-    {
-      self->feed_url_forced = TRUE;
-      changed |= g_strcmp0 (feed_url, lwn_reader_get_feed_url (self->reader)) != 0;
-      lwn_reader_set_feed_url (self->reader, feed_url);
-    }
-
-  /* Checked by check_options() already. */
-  if (g_variant_dict_lookup (options, "interval", "&s", &interval_text))
-    {
-      interval = (guint) g_ascii_strtoull (interval_text, NULL, 10);
-      changed |= !self->interval_forced || self->forced_interval != interval;
-      self->interval_forced = TRUE;
-      self->forced_interval = interval;
-      lwn_reader_set_interval (self->reader, interval, TRUE);
-    }
-
-  if (g_variant_dict_contains (options, "no-notify"))
-    {
-      changed |= !self->notify_forced;
-      self->notify_forced = TRUE;
-      lwn_reader_set_notify (self->reader, FALSE);
-    }
-
-  return changed;
-}
 
 static gint
 lwn_application_command_line (GApplication *application,
@@ -632,15 +453,14 @@ lwn_application_command_line (GApplication *application,
   LwnApplication *self = LWN_APPLICATION (application);
   GVariantDict *options = g_application_command_line_get_options_dict (command_line);
   /* Options first: they mark what the settings must not override. */
-  gboolean changed = apply_options (self, options);
+  gboolean changed = lwn_reader_settings_apply_options (self->reader_settings, options);
   gboolean show = g_variant_dict_contains (options, "show");
 
   if (!self->started)
     {
       self->started = TRUE;
-      apply_settings (self);
-      if (self->settings != NULL)
-        g_signal_connect (self->settings, "changed", G_CALLBACK (settings_changed_cb), self);
+      lwn_reader_settings_follow (self->reader_settings);
+      follow_view_settings (self);
       lwn_reader_start (self->reader);
     }
   /* Started again: apply what was asked, or refresh, as the README promises. */
@@ -680,6 +500,8 @@ release_services (LwnApplication *self)
     g_signal_handlers_disconnect_by_data (self->autostart, self);
   g_clear_object (&self->tray);
   g_clear_object (&self->autostart);
+  g_clear_object (&self->reader_settings);
+  g_clear_object (&self->launcher);
   g_clear_object (&self->notifier);
   g_clear_object (&self->reader);
   g_clear_object (&self->store);
@@ -696,8 +518,9 @@ lwn_application_shutdown (GApplication *application)
 
   g_clear_handle_id (&self->sigterm_id, g_source_remove);
   g_clear_handle_id (&self->sigint_id, g_source_remove);
-  g_clear_handle_id (&self->tray_grace_id, g_source_remove);
-  g_clear_handle_id (&self->watcher_id, g_bus_unwatch_name);
+  if (self->tray_host != NULL)
+    g_signal_handlers_disconnect_by_data (self->tray_host, self);
+  g_clear_object (&self->tray_host);
   if (self->notifier != NULL)
     lwn_notifier_withdraw_all (self->notifier);
   /* "Start at login" clicked just before quitting is written before the
@@ -713,37 +536,6 @@ lwn_application_shutdown (GApplication *application)
 /* Checks what can be checked before any instance is asked: a bad value is
  * refused here, with one line, whether or not the applet already runs. */
 static gint
-check_options (GVariantDict *options)
-{
-  const char *feed_url = NULL;
-  const char *interval_text = NULL;
-  guint64 interval = 0;
-
-  if (g_variant_dict_lookup (options, "feed-url", "&s", &feed_url))
-    {
-      const char *scheme = g_uri_peek_scheme (feed_url);
-
-      if (scheme == NULL || !(g_str_equal (scheme, "http") || g_str_equal (scheme, "https") || g_str_equal (scheme, "file")))
-        {
-          g_printerr ("lwn-tray: %s\n", _ ("the feed URL must start with http://, https:// or file://"));
-          return 1;
-        }
-    }
-
-  if (g_variant_dict_lookup (options, "interval", "&s", &interval_text))
-    {
-      if (!g_ascii_string_to_unsigned (interval_text, 10, 1, G_MAXINT, &interval, NULL))
-        {
-          g_printerr ("lwn-tray: %s\n", _ ("the interval must be a positive number of seconds"));
-          return 1;
-        }
-      if (interval < LWN_MIN_INTERVAL)
-        g_printerr ("lwn-tray: %s\n", _ ("warning: intervals under 60 seconds are meant for testing"));
-    }
-  return -1;
-}
-
-static gint
 lwn_application_handle_local_options (GApplication *application,
                                       GVariantDict *options)
 {
@@ -758,7 +550,7 @@ lwn_application_handle_local_options (GApplication *application,
       return 0;
     }
 
-  status = check_options (options);
+  status = lwn_cli_check_options (options);
   if (status >= 0)
     return status;
 
@@ -772,7 +564,7 @@ lwn_application_handle_local_options (GApplication *application,
   if (!gtk_init_check (NULL, NULL))
     {
       /* Uninstalled, no lwn-tray is on PATH: name this very binary. */
-      g_autofree char *uninstalled = dup_autostart_command ();
+      g_autofree char *uninstalled = lwn_locations_dup_uninstalled_binary ();
       g_autofree char *command = uninstalled != NULL ? g_shell_quote (uninstalled) : g_strdup ("lwn-tray");
       /* Translators: %s is the command to run, such as lwn-tray. */
       g_autofree char *hint = g_strdup_printf (_ ("cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?); "

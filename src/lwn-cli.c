@@ -11,6 +11,7 @@
 
 #include "lwn-cli.h"
 #include "lwn-feed-load.h"
+#include "lwn-scheduler.h"
 #include "lwn-text.h"
 
 /**
@@ -237,4 +238,45 @@ lwn_cli_run (LwnCliFormat format,
     }
 
   return 0;
+}
+
+/**
+ * lwn_cli_check_options:
+ * @options: the command line's options
+ *
+ * Checks `--feed-url` and `--interval` (a string of digits: GApplication
+ * cannot tell "--interval 0" from no option) and says what is wrong on
+ * standard error, in one line.
+ *
+ * Returns: -1 when they can be used, else the exit status
+ */
+int
+lwn_cli_check_options (GVariantDict *options)
+{
+  const char *feed_url = NULL;
+  const char *interval_text = NULL;
+  guint64 interval = 0;
+
+  if (g_variant_dict_lookup (options, "feed-url", "&s", &feed_url))
+    {
+      const char *scheme = g_uri_peek_scheme (feed_url);
+
+      if (scheme == NULL || !(g_str_equal (scheme, "http") || g_str_equal (scheme, "https") || g_str_equal (scheme, "file")))
+        {
+          g_printerr ("lwn-tray: %s\n", _ ("the feed URL must start with http://, https:// or file://"));
+          return 1;
+        }
+    }
+
+  if (g_variant_dict_lookup (options, "interval", "&s", &interval_text))
+    {
+      if (!g_ascii_string_to_unsigned (interval_text, 10, 1, G_MAXINT, &interval, NULL))
+        {
+          g_printerr ("lwn-tray: %s\n", _ ("the interval must be a positive number of seconds"));
+          return 1;
+        }
+      if (interval < LWN_MIN_INTERVAL)
+        g_printerr ("lwn-tray: %s\n", _ ("warning: intervals under 60 seconds are meant for testing"));
+    }
+  return -1;
 }

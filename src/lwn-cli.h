@@ -22,13 +22,14 @@ typedef gboolean (*LwnCliWriteFunc) (const char *text,
                                      gpointer    user_data);
 
 /* clang-format off */
-char     *lwn_cli_render_text (LwnFeed         *feed);
-char     *lwn_cli_render_json (LwnFeed         *feed);
-gboolean  lwn_cli_write_json  (LwnFeed         *feed,
-                               LwnCliWriteFunc  write,
-                               gpointer         user_data);
-int       lwn_cli_run         (LwnCliFormat     format,
-                               const char      *feed_url);
+char     *lwn_cli_render_text   (LwnFeed         *feed);
+char     *lwn_cli_render_json   (LwnFeed         *feed);
+gboolean  lwn_cli_write_json    (LwnFeed         *feed,
+                                 LwnCliWriteFunc  write,
+                                 gpointer         user_data);
+int       lwn_cli_check_options (GVariantDict    *options);
+int       lwn_cli_run           (LwnCliFormat     format,
+                                 const char      *feed_url);
 /* clang-format on */
 
 G_END_DECLS

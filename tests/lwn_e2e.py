@@ -569,7 +569,14 @@ class NotificationDaemon:
             timeout,
         )
 
-    def invoke(self, notification_id, action="default"):
+    def invoke(self, notification_id, action="default", activation_token=None):
+        """The person acts on a notification; a server of spec 1.2 sends the
+        activation token for the window it will raise first."""
+        if activation_token is not None:
+            self.emit("ActivationToken", "us", [GLib.Variant("u", notification_id), GLib.Variant("s", activation_token)])
+        self.emit("ActionInvoked", "us", [GLib.Variant("u", notification_id), GLib.Variant("s", action)])
+
+    def emit(self, signal_name, signature, args):
         self.bus.call(
             NOTIFY_NAME,
             NOTIFY_PATH,
@@ -577,12 +584,7 @@ class NotificationDaemon:
             "EmitSignal",
             GLib.Variant(
                 "(sssav)",
-                (
-                    "org.freedesktop.Notifications",
-                    "ActionInvoked",
-                    "us",
-                    [GLib.Variant("u", notification_id), GLib.Variant("s", action)],
-                ),
+                ("org.freedesktop.Notifications", signal_name, signature, args),
             ),
         )
 
@@ -599,9 +601,14 @@ class UrlRecorder:
 
     def __init__(self, root, data_home, config_home):
         self.record = os.path.join(root, "opened-urls")
+        self.env_record = os.path.join(root, "opened-environments")
         script = os.path.join(root, "record-url")
         with open(script, "w") as f:
-            f.write('#!/bin/sh\nprintf "%%s\\n" "$1" >> "%s"\n' % self.record)
+            f.write(
+                "#!/bin/sh\n"
+                'printf "%%s\\t%%s\\n" "${XDG_ACTIVATION_TOKEN-}" "${DESKTOP_STARTUP_ID-}" >> "%s"\n'
+                'printf "%%s\\n" "$1" >> "%s"\n' % (self.env_record, self.record)
+            )
         os.chmod(script, 0o755)
         self.script = script
         self.data_home = data_home
@@ -630,6 +637,7 @@ class UrlRecorder:
                 "Type=Application\n"
                 "Name=LWN test browser\n"
                 "Exec=%s %%u\n"
+                "StartupNotify=true\n"
                 "MimeType=%s;\n"
                 "NoDisplay=true\n" % (self.script, ";".join(types))
             )
@@ -653,6 +661,14 @@ class UrlRecorder:
 
     def wait_count(self, count, timeout=TIMEOUT):
         return wait_for(lambda: len(self.urls()) >= count and self.urls(), "%d opened URL(s)" % count, timeout)
+
+    def tokens(self):
+        """(XDG_ACTIVATION_TOKEN, DESKTOP_STARTUP_ID) of each launch, oldest first."""
+        try:
+            with open(self.env_record) as f:
+                return [tuple(line.split("\t")) for line in f.read().splitlines()]
+        except FileNotFoundError:
+            return []
 
 
 # The applet ----------------------------------------------------------------

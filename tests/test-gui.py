@@ -265,8 +265,9 @@ def test_fixture_unread_count(s):
 
 
 def test_open_headline(s):
-    """Clicking a headline opens the article URL (2020 /rss links rewritten) and marks
-    it read; with nothing unread the indicator goes back to Active."""
+    """Clicking a headline opens the article URL (2020 /rss links rewritten), with a
+    startup id from the display, and marks it read; with nothing unread the indicator
+    goes back to Active."""
     items = [old(826124, "Kernel news from 2020: io_uring"), current(937631, "Going Rogue (Digital Antiquarian)")]
     applet, menu = start_loaded(s, items)
     applet.wait_indicator("NeedsAttention", "2")
@@ -284,6 +285,14 @@ def test_open_headline(s):
     menu.click("Open LWN.net")
     urls = s.recorder.wait_count(3)
     assert urls[2].startswith("https://lwn.net"), urls
+
+    # Each launch brought the display's startup id (X11 here), a new one each time,
+    # so that the browser may come to the front.
+    tokens = s.recorder.tokens()
+    assert len(tokens) == 3, tokens
+    for activation, startup in tokens:
+        assert activation and activation == startup and "_TIME" in startup, tokens
+    assert len(set(tokens)) == 3, tokens
     stop_ok(applet)
 
 
@@ -360,7 +369,8 @@ def test_notifications(s):
 
 
 def test_notification_action(s):
-    """Invoking a notification's default action opens the article and marks it read."""
+    """Invoking a notification's default action opens the article, with the activation
+    token the server sent, and marks it read."""
     known = [current(937400)]
     applet, menu = start_loaded(s, known)
     time.sleep(SETTLE)
@@ -372,8 +382,10 @@ def test_notification_action(s):
     wait_headlines(menu, items)
     notification = settle_notifications(s, before + 1, "one new item")[-1]
     assert notification.summary == fresh["title"], notification
-    s.notifier.invoke(notification.id, "default")
+    s.notifier.invoke(notification.id, "default", activation_token="lwn-test-token-826124")
     assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/826124/"]
+    # The server's token goes to the browser, under both names, to bring it to the front.
+    assert s.recorder.tokens() == [("lwn-test-token-826124", "lwn-test-token-826124")], s.recorder.tokens()
     wait_headlines(menu, items, read={fresh["title"]}, what="the notified item read")
     stop_ok(applet)
 

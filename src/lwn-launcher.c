@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Opens a web page in the default browser. Finding the browser and starting it run in worker threads;
+ * between the two, the main thread asks the display for the token that lets the browser come to the
+ * front (an X11 startup-notification id, a Wayland activation token), unless the caller brings one, such
+ * as the token a notification server sends with an action. */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+
+#include "lwn-launcher.h"
+#include "lwn-url.h"
+
+struct _LwnLauncher
+{
+  GObject parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (LwnLauncher, lwn_launcher, G_TYPE_OBJECT)
+
+typedef struct
+{
+  char *url;
+  char *token;                        /* for the browser, or NULL */
+  guint32 timestamp;                  /* of the click, for X11's startup notification */
+  GAppInfo *handler;                  /* the scheme's default; NULL: GIO decides at launch */
+  GAppLaunchContext *display_context; /* the display's, when it made the token */
+} Launch;
+
+static void
+launch_free (gpointer data)
+{
+  Launch *launch = data;
+
+  g_free (launch->url);
+  g_free (launch->token);
+  g_clear_object (&launch->handler);
+  g_clear_object (&launch->display_context);
+  g_free (launch);
+}
+
+/* Reads mimeapps.list and desktop entries: the disk, so not on the main thread. */
+static void
+find_handler_thread (GTask *task,
+                     gpointer source_object,
+                     gpointer task_data,
+                     GCancellable *cancellable)
+{
+  Launch *launch = task_data;
+  const char *scheme = g_uri_peek_scheme (launch->url);
+
+  if (scheme != NULL)
+    launch->handler = g_app_info_get_default_for_uri_scheme (scheme);
+  g_task_return_boolean (task, TRUE);
+}
+
+/* GDK's launch contexts live on the main thread: X11's sends the startup
+ * message and times it out, Wayland's asks the compositor. No files are
+ * named: GDK would query each for its icon, on this thread. */
+static void
+ask_display_for_token (Launch *launch)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  GdkAppLaunchContext *context;
+
+  if (display == NULL || launch->handler == NULL)
+    return;
+
+  context = gdk_display_get_app_launch_context (display);
+  gdk_app_launch_context_set_timestamp (context, launch->timestamp);
+  launch->token = g_app_launch_context_get_startup_notify_id (G_APP_LAUNCH_CONTEXT (context), launch->handler, NULL);
+  if (launch->token != NULL)
+    launch->display_context = G_APP_LAUNCH_CONTEXT (context);
+  else
+    g_object_unref (context);
+}
+
+static void
+launch_thread (GTask *task,
+               gpointer source_object,
+               gpointer task_data,
+               GCancellable *cancellable)
+{
+  Launch *launch = task_data;
+  g_autoptr (GAppLaunchContext) context = g_app_launch_context_new ();
+  GError *error = NULL;
+  gboolean launched;
+
+  /* Both names, whichever the display: a browser reads the one its toolkit
+   * knows, and GLib 2.74 passes neither on from a plain context. */
+  if (launch->token != NULL)
+    {
+      g_app_launch_context_setenv (context, "XDG_ACTIVATION_TOKEN", launch->token);
+      g_app_launch_context_setenv (context, "DESKTOP_STARTUP_ID", launch->token);
+    }
+
+  if (launch->handler != NULL)
+    {
+      GList uris = { .data = launch->url };
+
+      launched = g_app_info_launch_uris (launch->handler, &uris, context, &error);
+    }
+  else
+    launched = g_app_info_launch_default_for_uri (launch->url, context, &error);
+
+  if (launched)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+launched_cb (GObject *source,
+             GAsyncResult *result,
+             gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  Launch *launch = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  /* Ends the busy cursor the display started for it. */
+  if (launch->display_context != NULL)
+    g_app_launch_context_launch_failed (launch->display_context, launch->token);
+  g_task_return_error (task, error);
+}
+
+static void
+handler_found_cb (GObject *source,
+                  GAsyncResult *result,
+                  gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  Launch *launch = g_task_get_task_data (task);
+  GCancellable *cancellable;
+  GTask *start;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (launch->token == NULL)
+    ask_display_for_token (launch);
+
+  cancellable = g_task_get_cancellable (task);
+  start = g_task_new (source, cancellable, launched_cb, g_steal_pointer (&task));
+  g_task_set_task_data (start, launch, NULL);
+  g_task_run_in_thread (start, launch_thread);
+  g_object_unref (start);
+}
+
+/**
+ * lwn_launcher_open_async:
+ * @url: an http or https URL; anything else is refused
+ * @activation_token: (nullable): a token the caller was given for this
+ *   launch (a notification server's); without one, the display makes one
+ *
+ * Opens @url in the default browser. The click's time is taken now, so call
+ * this from the handler of the click.
+ */
+void
+lwn_launcher_open_async (LwnLauncher *self,
+                         const char *url,
+                         const char *activation_token,
+                         GCancellable *cancellable,
+                         GAsyncReadyCallback callback,
+                         gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  GTask *find;
+  Launch *launch;
+
+  g_return_if_fail (LWN_IS_LAUNCHER (self));
+  g_return_if_fail (url != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, lwn_launcher_open_async);
+
+  /* The last line of defence: nothing but http(s) ever reaches a launch. */
+  if (!lwn_url_is_launchable (url))
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               _ ("Refusing to open a link that is not http or https"));
+      return;
+    }
+
+  launch = g_new0 (Launch, 1);
+  launch->url = g_strdup (url);
+  launch->token = activation_token != NULL && *activation_token != '\0' ? g_strdup (activation_token) : NULL;
+  launch->timestamp = gtk_get_current_event_time ();
+  g_task_set_task_data (task, launch, launch_free);
+
+  find = g_task_new (self, cancellable, handler_found_cb, g_steal_pointer (&task));
+  g_task_set_task_data (find, launch, NULL);
+  g_task_run_in_thread (find, find_handler_thread);
+  g_object_unref (find);
+}
+
+gboolean
+lwn_launcher_open_finish (LwnLauncher *self,
+                          GAsyncResult *result,
+                          GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+lwn_launcher_class_init (LwnLauncherClass *klass)
+{
+}
+
+static void
+lwn_launcher_init (LwnLauncher *self)
+{
+}
+
+LwnLauncher *
+lwn_launcher_new (void)
+{
+  return g_object_new (LWN_TYPE_LAUNCHER, NULL);
+}
