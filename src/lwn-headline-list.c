@@ -38,6 +38,10 @@ struct _LwnHeadlineList
   int anchor_offset;
   double anchor_value;
   guint ages_id;
+  /* The search, and whether each headline matches it, by position. */
+  LwnSearchQuery *query; /* NULL: no search */
+  GArray *matching;
+  guint n_matching;
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
@@ -50,6 +54,48 @@ row_at (LwnHeadlineList *self,
         guint position)
 {
   return g_ptr_array_index (self->rows, position);
+}
+
+static gboolean
+is_match (LwnHeadlineList *self,
+          guint position)
+{
+  return position < self->matching->len && g_array_index (self->matching, gboolean, position);
+}
+
+/* Once per search and per feed: the folded text of each headline is made
+ * once, at its first search. */
+static void
+find_matches (LwnHeadlineList *self)
+{
+  guint n = self->headlines != NULL ? g_list_model_get_n_items (self->headlines) : 0;
+  gboolean all = self->query == NULL || lwn_search_query_is_empty (self->query);
+
+  g_array_set_size (self->matching, n);
+  self->n_matching = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = all ? NULL : g_list_model_get_item (self->headlines, i);
+      gboolean match = all || lwn_search_query_matches (self->query, lwn_headline_get_search_text (headline));
+
+      g_array_index (self->matching, gboolean, i) = match;
+      self->n_matching += match;
+    }
+}
+
+/* GtkListBox asks for every row at each invalidation: the rows that show
+ * take the search's highlights then. */
+static gboolean
+filter_row (GtkListBoxRow *row,
+            gpointer user_data)
+{
+  LwnHeadlineList *self = user_data;
+  LwnHeadlineRow *headline_row = LWN_HEADLINE_ROW (row);
+  gboolean match = is_match (self, lwn_headline_row_get_position (headline_row));
+
+  if (match)
+    lwn_headline_row_set_query (headline_row, self->query);
+  return match;
 }
 
 static guint
@@ -109,7 +155,7 @@ anchor_capture (LwnHeadlineList *self)
     {
       GtkWidget *row = GTK_WIDGET (row_at (self, i));
 
-      if (row == NULL)
+      if (row == NULL || !gtk_widget_get_child_visible (row))
         continue;
       gtk_widget_get_allocation (row, &allocation);
       if (allocation.y + allocation.height > top)
@@ -145,11 +191,22 @@ anchor_restore (LwnHeadlineList *self)
 }
 
 static gboolean
+has_made_match (LwnHeadlineList *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      if (row_at (self, i) != NULL && is_match (self, i))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
 has_holes (LwnHeadlineList *self)
 {
   for (guint i = 0; i < self->rows->len; i++)
     {
-      if (row_at (self, i) == NULL)
+      if (row_at (self, i) == NULL && is_match (self, i))
         return TRUE;
     }
   return FALSE;
@@ -187,7 +244,7 @@ fill_rows (LwnHeadlineList *self,
       LwnFeedItem *item;
       LwnHeadlineRow *row;
 
-      if (row_at (self, i) != NULL)
+      if (row_at (self, i) != NULL || !is_match (self, i))
         continue;
       if (made > 0
           && (made >= max_rows * scale || chars >= STEP_CHARS * scale
@@ -200,6 +257,7 @@ fill_rows (LwnHeadlineList *self,
       headline = g_list_model_get_item (self->headlines, i);
       item = lwn_headline_get_item (headline);
       row = lwn_headline_row_new (headline, i, now);
+      lwn_headline_row_set_query (row, self->query);
       gtk_list_box_insert (GTK_LIST_BOX (self), GTK_WIDGET (row), -1);
       g_ptr_array_index (self->rows, i) = row;
       made++;
@@ -287,7 +345,7 @@ focus_near (LwnHeadlineList *self,
 {
   for (guint i = MIN (position + 1, self->rows->len); i > 0; i--)
     {
-      if (row_at (self, i - 1) != NULL)
+      if (row_at (self, i - 1) != NULL && is_match (self, i - 1))
         {
           gtk_widget_grab_focus (GTK_WIDGET (row_at (self, i - 1)));
           return;
@@ -310,6 +368,8 @@ update_rows (LwnHeadlineList *self)
   LwnHeadlineRow *focused = focused_row (self);
   guint focused_position = focused != NULL ? lwn_headline_row_get_position (focused) : 0;
   guint wanted = self->rows->len;
+  gboolean searching = self->query != NULL;
+  gboolean had_focus = focused != NULL;
   guint kept = 0;
   guint last = 0;
   gboolean reorder = FALSE;
@@ -317,6 +377,7 @@ update_rows (LwnHeadlineList *self)
   gpointer left;
 
   anchor_capture (self);
+  find_matches (self);
   for (guint i = 0; i < self->rows->len; i++)
     {
       LwnHeadlineRow *row = row_at (self, i);
@@ -370,9 +431,16 @@ update_rows (LwnHeadlineList *self)
     }
   if (reorder)
     gtk_list_box_invalidate_sort (GTK_LIST_BOX (self));
+  /* The kept rows' headlines may match the search or not now. */
+  if (searching)
+    gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
 
-  /* The focused row went: the focus goes to the one in its place. */
-  if (focused != NULL && focused_row (self) == NULL)
+  /* The focused row went, or no longer matches: the focus goes to the one
+   * in its place. */
+  focused = focused_row (self);
+  if (focused != NULL && !is_match (self, lwn_headline_row_get_position (focused)))
+    focus_near (self, lwn_headline_row_get_position (focused));
+  else if (focused == NULL && had_focus)
     focus_near (self, focused_position);
   schedule_fill (self);
   schedule_ages (self);
@@ -536,6 +604,8 @@ lwn_headline_list_finalize (GObject *object)
   LwnHeadlineList *self = LWN_HEADLINE_LIST (object);
 
   g_ptr_array_unref (self->rows);
+  g_array_unref (self->matching);
+  g_clear_pointer (&self->query, lwn_search_query_unref);
 
   G_OBJECT_CLASS (lwn_headline_list_parent_class)->finalize (object);
 }
@@ -559,7 +629,9 @@ static void
 lwn_headline_list_init (LwnHeadlineList *self)
 {
   self->rows = g_ptr_array_new ();
+  self->matching = g_array_new (FALSE, TRUE, sizeof (gboolean));
   gtk_list_box_set_sort_func (GTK_LIST_BOX (self), compare_rows, NULL, NULL);
+  gtk_list_box_set_filter_func (GTK_LIST_BOX (self), filter_row, self, NULL);
 }
 
 /**
@@ -592,5 +664,73 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
     {
       /* The rows stay until the list goes; they only stop following. */
       g_ptr_array_set_size (self->rows, 0);
+      find_matches (self);
     }
+}
+
+/**
+ * lwn_headline_list_set_search:
+ * @text: (nullable): what to look for, words apart by spaces; %NULL or no
+ *   word shows every headline
+ *
+ * Shows only the headlines that have every word of @text in their title,
+ * author or summary, from the top, their titles marking where.
+ *
+ * Returns: how many headlines match
+ */
+guint
+lwn_headline_list_set_search (LwnHeadlineList *self,
+                              const char *text)
+{
+  g_autoptr (LwnSearchQuery) query = text != NULL ? lwn_search_query_new (text) : NULL;
+
+  g_return_val_if_fail (LWN_IS_HEADLINE_LIST (self), 0);
+
+  if (query != NULL && lwn_search_query_is_empty (query))
+    g_clear_pointer (&query, lwn_search_query_unref);
+  g_clear_pointer (&self->query, lwn_search_query_unref);
+  self->query = g_steal_pointer (&query);
+
+  find_matches (self);
+  g_clear_object (&self->anchor);
+  self->to_end = FALSE;
+  gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, 0);
+  /* The first match in this frame rather than "No headlines" for one. */
+  if (self->n_matching > 0 && !has_made_match (self))
+    fill_rows (self, 1);
+  schedule_fill (self);
+  return self->n_matching;
+}
+
+/**
+ * lwn_headline_list_get_n_matching:
+ *
+ * Returns: how many headlines the search shows: all without one
+ */
+guint
+lwn_headline_list_get_n_matching (LwnHeadlineList *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE_LIST (self), 0);
+
+  return self->n_matching;
+}
+
+/**
+ * lwn_headline_list_get_first_match:
+ *
+ * Returns: (transfer none) (nullable): the first row that shows, if made
+ */
+LwnHeadlineRow *
+lwn_headline_list_get_first_match (LwnHeadlineList *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE_LIST (self), NULL);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      if (row_at (self, i) != NULL && is_match (self, i))
+        return row_at (self, i);
+    }
+  return NULL;
 }

@@ -12,8 +12,12 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, LWN, HEADLINE_LIST, GtkListBox)
 
 /* clang-format off */
-void lwn_headline_list_set_model (LwnHeadlineList *self,
-                                  GListModel      *headlines);
+void            lwn_headline_list_set_model       (LwnHeadlineList *self,
+                                                   GListModel      *headlines);
+guint           lwn_headline_list_set_search      (LwnHeadlineList *self,
+                                                   const char      *text);
+guint           lwn_headline_list_get_n_matching  (LwnHeadlineList *self);
+LwnHeadlineRow *lwn_headline_list_get_first_match (LwnHeadlineList *self);
 /* clang-format on */
 
 G_END_DECLS

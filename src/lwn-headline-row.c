@@ -27,6 +27,8 @@ struct _LwnHeadlineRow
   guint position;
   char *details;
 
+  LwnSearchQuery *query; /* whose matches the title shows, or NULL */
+
   GtkWidget *box;
   GtkLabel *title;
   GtkLabel *details_label;
@@ -75,7 +77,10 @@ describe (LwnHeadlineRow *self)
 static void
 show_title (LwnHeadlineRow *self)
 {
-  g_autofree char *escaped = lwn_text_escape_markup (lwn_headline_get_title (self->headline));
+  const char *title = lwn_headline_get_title (self->headline);
+  g_autofree char *escaped = self->query != NULL && !lwn_search_query_is_empty (self->query)
+                                 ? lwn_search_query_highlight (self->query, title)
+                                 : lwn_text_escape_markup (title);
   g_autofree char *markup = lwn_headline_get_unread (self->headline) ? g_strdup_printf ("<b>%s</b>", escaped)
                                                                      : g_strdup (escaped);
 
@@ -319,6 +324,7 @@ lwn_headline_row_finalize (GObject *object)
   LwnHeadlineRow *self = LWN_HEADLINE_ROW (object);
 
   g_free (self->details);
+  g_clear_pointer (&self->query, lwn_search_query_unref);
 
   G_OBJECT_CLASS (lwn_headline_row_parent_class)->finalize (object);
 }
@@ -457,4 +463,21 @@ lwn_headline_row_update_age (LwnHeadlineRow *self,
   gtk_label_set_text (self->details_label, self->details);
   gtk_widget_set_visible (GTK_WIDGET (self->details_label), *self->details != '\0');
   describe (self);
+}
+
+/**
+ * lwn_headline_row_set_query:
+ * @query: (nullable): the search whose matches the title shows, or %NULL
+ */
+void
+lwn_headline_row_set_query (LwnHeadlineRow *self,
+                            LwnSearchQuery *query)
+{
+  g_return_if_fail (LWN_IS_HEADLINE_ROW (self));
+
+  if (query == self->query)
+    return;
+  g_clear_pointer (&self->query, lwn_search_query_unref);
+  self->query = query != NULL ? lwn_search_query_ref (query) : NULL;
+  show_title (self);
 }

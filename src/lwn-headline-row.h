@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "lwn-headline.h"
+#include "lwn-search.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,8 @@ void            lwn_headline_row_set_position (LwnHeadlineRow *self,
                                                guint           position);
 void            lwn_headline_row_update_age   (LwnHeadlineRow *self,
                                                GDateTime      *now);
+void            lwn_headline_row_set_query    (LwnHeadlineRow *self,
+                                               LwnSearchQuery *query);
 /* clang-format on */
 
 G_END_DECLS

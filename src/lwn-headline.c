@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "lwn-headline.h"
+#include "lwn-search.h"
 
 struct _LwnHeadline
 {
@@ -13,6 +14,7 @@ struct _LwnHeadline
 
   LwnFeedItem *item;
   gboolean unread;
+  char *search_text; /* folded, made at the first search */
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadline, lwn_headline, G_TYPE_OBJECT)
@@ -32,6 +34,7 @@ lwn_headline_finalize (GObject *object)
   LwnHeadline *self = LWN_HEADLINE (object);
 
   g_clear_pointer (&self->item, lwn_feed_item_unref);
+  g_free (self->search_text);
 
   G_OBJECT_CLASS (lwn_headline_parent_class)->finalize (object);
 }
@@ -262,4 +265,26 @@ lwn_headline_dup_details (LwnHeadline *self,
   g_ptr_array_add (parts, NULL);
   /* Translators: the separator between the age, the author and the access of a headline. */
   return g_strjoinv (_ (" · "), (char **) parts->pdata);
+}
+
+/**
+ * lwn_headline_get_search_text:
+ *
+ * Returns: the title, author and summary text, folded for
+ *   lwn_search_query_matches(); made once, at the first call
+ */
+const char *
+lwn_headline_get_search_text (LwnHeadline *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE (self), NULL);
+
+  if (self->search_text == NULL)
+    {
+      const char *author = lwn_feed_item_get_author (self->item);
+      g_autofree char *text = g_strjoin ("\n", lwn_feed_item_get_title (self->item), author != NULL ? author : "",
+                                         lwn_feed_item_get_summary (self->item), NULL);
+
+      self->search_text = lwn_search_fold (text);
+    }
+  return self->search_text;
 }

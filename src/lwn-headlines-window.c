@@ -40,6 +40,11 @@ struct _LwnHeadlinesWindow
 
   GtkHeaderBar *header_bar;
   GtkInfoBar *background_bar;
+  GtkToggleButton *search_button;
+  GtkSearchBar *search_bar;
+  GtkSearchEntry *search_entry;
+  GtkLabel *search_count;
+  GtkLabel *placeholder;
   GtkWidget *background_keep_button;
   GtkStack *refresh_stack;
   GtkSpinner *refresh_spinner;
@@ -64,6 +69,102 @@ row_activated_cb (GtkListBox *list_box,
   if (application != NULL)
     g_action_group_activate_action (G_ACTION_GROUP (application), "open-headline",
                                     g_variant_new_string (lwn_headline_get_id (headline)));
+}
+
+/* Searching ----------------------------------------------------------------- */
+
+/* What the list shows, said where the eye and the screen reader are: beside
+ * the entry, in the entry's description, and in the empty list. */
+static void
+show_search_result (LwnHeadlinesWindow *self)
+{
+  const char *text = gtk_entry_get_text (GTK_ENTRY (self->search_entry));
+  g_autofree char *words = g_strstrip (g_strdup (text));
+  gboolean searching = gtk_search_bar_get_search_mode (self->search_bar) && *words != '\0';
+  guint n = lwn_headline_list_get_n_matching (self->list_box);
+  g_autofree char *count = NULL;
+  g_autofree char *empty = NULL;
+
+  if (searching)
+    {
+      /* Translators: how many headlines a search found. */
+      count = n == 0 ? g_strdup (_ ("No matches"))
+                     : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u headline", "%u headlines", n), n);
+      /* Translators: the empty list's text; %s is what was searched for. */
+      empty = g_strdup_printf (_ ("No headlines match “%s”"), text);
+    }
+  gtk_label_set_text (self->search_count, count != NULL ? count : "");
+  gtk_label_set_text (self->placeholder, empty != NULL ? empty : _ ("No headlines"));
+  atk_object_set_description (gtk_widget_get_accessible (GTK_WIDGET (self->search_entry)),
+                              count != NULL ? count : "");
+}
+
+static void
+search_changed_cb (GtkSearchEntry *entry,
+                   LwnHeadlinesWindow *self)
+{
+  const char *text = gtk_search_bar_get_search_mode (self->search_bar) ? gtk_entry_get_text (GTK_ENTRY (entry)) : NULL;
+
+  lwn_headline_list_set_search (self->list_box, text);
+  show_search_result (self);
+}
+
+/* Enter in the entry opens the first match, as a click on it would. */
+static void
+search_activate_cb (GtkSearchEntry *entry,
+                    LwnHeadlinesWindow *self)
+{
+  LwnHeadlineRow *row = lwn_headline_list_get_first_match (self->list_box);
+
+  if (row != NULL)
+    g_signal_emit_by_name (self->list_box, "row-activated", row);
+}
+
+static void
+search_stop_cb (GtkSearchEntry *entry,
+                LwnHeadlinesWindow *self)
+{
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+}
+
+static void
+search_mode_changed_cb (GtkSearchBar *bar,
+                        GParamSpec *pspec,
+                        LwnHeadlinesWindow *self)
+{
+  if (gtk_search_bar_get_search_mode (bar))
+    return;
+  /* Closed: every headline again, and the focus back in the list. */
+  gtk_entry_set_text (GTK_ENTRY (self->search_entry), "");
+  search_changed_cb (self->search_entry, self);
+  if (gtk_widget_has_focus (GTK_WIDGET (self->search_entry)) || gtk_window_get_focus (GTK_WINDOW (self)) == NULL)
+    {
+      LwnHeadlineRow *row = lwn_headline_list_get_first_match (self->list_box);
+
+      if (row != NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (row));
+    }
+}
+
+static void
+lwn_headlines_window_search (LwnHeadlinesWindow *self)
+{
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Typing where no entry takes it starts a search, as in GNOME's lists. */
+static gboolean
+lwn_headlines_window_key_press_event (GtkWidget *widget,
+                                      GdkEventKey *event)
+{
+  LwnHeadlinesWindow *self = LWN_HEADLINES_WINDOW (widget);
+
+  if (GTK_WIDGET_CLASS (lwn_headlines_window_parent_class)->key_press_event (widget, event))
+    return GDK_EVENT_STOP;
+  if (gtk_stack_get_visible_child (self->stack) != gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (self->list_box))))
+    return GDK_EVENT_PROPAGATE;
+  return gtk_search_bar_handle_event (self->search_bar, (GdkEvent *) event);
 }
 
 /* The header bar and the page ----------------------------------------------- */
@@ -235,6 +336,16 @@ lwn_headlines_window_close (LwnHeadlinesWindow *self)
   gtk_window_close (GTK_WINDOW (self));
 }
 
+/* Escape closes the search first, then the window. */
+static void
+lwn_headlines_window_escape (LwnHeadlinesWindow *self)
+{
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+  else
+    gtk_window_close (GTK_WINDOW (self));
+}
+
 /* Without a schema there is nowhere to remember it across runs: once per
  * run, then. */
 static gboolean background_notice_shown_this_run;
@@ -301,6 +412,10 @@ lwn_headlines_window_dispose (GObject *object)
     save_size (self);
   if (self->reader != NULL)
     g_signal_handlers_disconnect_by_data (self->reader, self);
+  if (self->search_bar != NULL)
+    g_signal_handlers_disconnect_by_data (self->search_bar, self);
+  if (self->search_entry != NULL)
+    g_signal_handlers_disconnect_by_data (self->search_entry, self);
   if (self->list_box != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->list_box, self);
@@ -323,6 +438,7 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   widget_class->size_allocate = lwn_headlines_window_size_allocate;
   widget_class->window_state_event = lwn_headlines_window_window_state_event;
   widget_class->delete_event = lwn_headlines_window_delete_event;
+  widget_class->key_press_event = lwn_headlines_window_key_press_event;
 
   /**
    * LwnHeadlinesWindow::close:
@@ -332,13 +448,32 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   g_signal_new_class_handler ("close", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
                               G_CALLBACK (lwn_headlines_window_close), NULL, NULL, NULL, G_TYPE_NONE, 0);
   binding_set = gtk_binding_set_by_class (klass);
-  gtk_binding_entry_add_signal (binding_set, GDK_KEY_Escape, 0, "close", 0);
+  /**
+   * LwnHeadlinesWindow::escape:
+   *
+   * A keybinding signal (Escape) that closes the search, or else the window.
+   */
+  g_signal_new_class_handler ("escape", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+                              G_CALLBACK (lwn_headlines_window_escape), NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * LwnHeadlinesWindow::search:
+   *
+   * A keybinding signal (Ctrl+F) that opens the search.
+   */
+  g_signal_new_class_handler ("search", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+                              G_CALLBACK (lwn_headlines_window_search), NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_binding_entry_add_signal (binding_set, GDK_KEY_Escape, 0, "escape", 0);
+  gtk_binding_entry_add_signal (binding_set, GDK_KEY_f, GDK_CONTROL_MASK, "search", 0);
   gtk_binding_entry_add_signal (binding_set, GDK_KEY_w, GDK_CONTROL_MASK, "close", 0);
 
   g_type_ensure (LWN_TYPE_HEADLINE_LIST);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lwntray/LwnTray/lwn-headlines-window.ui");
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, background_bar);
+  gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, search_button);
+  gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, search_count);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, background_keep_button);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, refresh_stack);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, refresh_spinner);
@@ -349,6 +484,9 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, list_box);
   gtk_widget_class_bind_template_callback (widget_class, background_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 }
 
 /* For the whole screen, once: the rules name only this window's own style
@@ -388,8 +526,18 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
 
   placeholder = gtk_label_new (_ ("No headlines"));
   gtk_style_context_add_class (gtk_widget_get_style_context (placeholder), "dim-label");
+  gtk_label_set_line_wrap (GTK_LABEL (placeholder), TRUE);
+  gtk_widget_set_margin_top (placeholder, 24);
+  gtk_widget_set_margin_start (placeholder, 24);
+  gtk_widget_set_margin_end (placeholder, 24);
   gtk_widget_show (placeholder);
   gtk_list_box_set_placeholder (GTK_LIST_BOX (self->list_box), placeholder);
+  self->placeholder = GTK_LABEL (placeholder);
+
+  g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_ENTRY (self->search_entry));
+  g_signal_connect (self->search_bar, "notify::search-mode-enabled", G_CALLBACK (search_mode_changed_cb), self);
   g_signal_connect (self->list_box, "row-activated", G_CALLBACK (row_activated_cb), self);
 }
 
