@@ -44,7 +44,8 @@ struct _LwnHeadlinesWindow
   GtkSearchBar *search_bar;
   GtkSearchEntry *search_entry;
   GtkLabel *search_count;
-  GtkLabel *placeholder;
+  GtkLabel *no_matches_label;
+  gboolean searching_in_vain; /* a search that nothing matches */
   GtkWidget *background_keep_button;
   GtkStack *refresh_stack;
   GtkSpinner *refresh_spinner;
@@ -73,6 +74,8 @@ row_activated_cb (GtkListBox *list_box,
 
 /* Searching ----------------------------------------------------------------- */
 
+static void show_state (LwnHeadlinesWindow *self);
+
 /* What the list shows, said where the eye and the screen reader are: beside
  * the entry, in the entry's description, and in the empty list. */
 static void
@@ -94,9 +97,18 @@ show_search_result (LwnHeadlinesWindow *self)
       empty = g_strdup_printf (_ ("No headlines match “%s”"), text);
     }
   gtk_label_set_text (self->search_count, count != NULL ? count : "");
-  gtk_label_set_text (self->placeholder, empty != NULL ? empty : _ ("No headlines"));
+  if (empty != NULL)
+    gtk_label_set_text (self->no_matches_label, empty);
+  self->searching_in_vain = searching && n == 0;
+  show_state (self);
   atk_object_set_description (gtk_widget_get_accessible (GTK_WIDGET (self->search_entry)),
                               count != NULL ? count : "");
+}
+
+static void
+headlines_changed_cb (LwnHeadlinesWindow *self)
+{
+  show_search_result (self);
 }
 
 static void
@@ -150,21 +162,38 @@ static void
 lwn_headlines_window_search (LwnHeadlinesWindow *self)
 {
   gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  /* The bar is revealed in the next frames, but the keys that follow go to
+   * the focus at once: the entry must take them already. */
+  gtk_widget_realize (GTK_WIDGET (self->search_entry));
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
-/* Typing where no entry takes it starts a search, as in GNOME's lists. */
+/* Typing where no entry takes it starts a search, as in GNOME's lists. The
+ * character goes in the entry by hand: gtk_search_bar_handle_event() hands
+ * every key to the entry, realized or not, modifiers and all. */
 static gboolean
 lwn_headlines_window_key_press_event (GtkWidget *widget,
                                       GdkEventKey *event)
 {
   LwnHeadlinesWindow *self = LWN_HEADLINES_WINDOW (widget);
+  gunichar c;
+  char text[8] = { 0 };
 
   if (GTK_WIDGET_CLASS (lwn_headlines_window_parent_class)->key_press_event (widget, event))
     return GDK_EVENT_STOP;
-  if (gtk_stack_get_visible_child (self->stack) != gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (self->list_box))))
+  if ((event->state & (GDK_CONTROL_MASK | GDK_MOD1_MASK | GDK_SUPER_MASK)) != 0
+      || gtk_search_bar_get_search_mode (self->search_bar)
+      || !gtk_widget_get_mapped (GTK_WIDGET (self->list_box)))
     return GDK_EVENT_PROPAGATE;
-  return gtk_search_bar_handle_event (self->search_bar, (GdkEvent *) event);
+  c = gdk_keyval_to_unicode (event->keyval);
+  if (c == 0 || !g_unichar_isgraph (c))
+    return GDK_EVENT_PROPAGATE;
+
+  g_unichar_to_utf8 (c, text);
+  lwn_headlines_window_search (self);
+  gtk_entry_set_text (GTK_ENTRY (self->search_entry), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->search_entry), -1);
+  return GDK_EVENT_STOP;
 }
 
 /* The header bar and the page ----------------------------------------------- */
@@ -175,8 +204,9 @@ show_state (LwnHeadlinesWindow *self)
   LwnReaderState state = lwn_reader_get_state (self->reader);
   gboolean refreshing = lwn_reader_get_refreshing (self->reader);
   g_autofree char *site = lwn_reader_dup_site_name (self->reader);
-  const char *page = state == LWN_READER_STATE_READY ? "headlines" : state == LWN_READER_STATE_FAILED ? "error"
-                                                                                                      : "loading";
+  const char *page = state == LWN_READER_STATE_READY    ? (self->searching_in_vain ? "no-matches" : "headlines")
+                     : state == LWN_READER_STATE_FAILED ? "error"
+                                                        : "loading";
   g_autofree char *title = NULL;
 
   /* Set only when they change: each new text is laid out again, and a
@@ -474,6 +504,7 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, search_count);
+  gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, no_matches_label);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, background_keep_button);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, refresh_stack);
   gtk_widget_class_bind_template_child (widget_class, LwnHeadlinesWindow, refresh_spinner);
@@ -526,13 +557,8 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
 
   placeholder = gtk_label_new (_ ("No headlines"));
   gtk_style_context_add_class (gtk_widget_get_style_context (placeholder), "dim-label");
-  gtk_label_set_line_wrap (GTK_LABEL (placeholder), TRUE);
-  gtk_widget_set_margin_top (placeholder, 24);
-  gtk_widget_set_margin_start (placeholder, 24);
-  gtk_widget_set_margin_end (placeholder, 24);
   gtk_widget_show (placeholder);
   gtk_list_box_set_placeholder (GTK_LIST_BOX (self->list_box), placeholder);
-  self->placeholder = GTK_LABEL (placeholder);
 
   g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
@@ -566,6 +592,9 @@ lwn_headlines_window_new (GtkApplication *application,
 
   g_signal_connect_object (reader, "changed", G_CALLBACK (reader_changed_cb), self, 0);
   lwn_headline_list_set_model (self->list_box, lwn_reader_get_headlines (reader));
+  /* After the list's own handler: a new feed may match the search otherwise. */
+  g_signal_connect_object (lwn_reader_get_headlines (reader), "items-changed", G_CALLBACK (headlines_changed_cb), self,
+                           G_CONNECT_AFTER | G_CONNECT_SWAPPED);
   show_state (self);
   return self;
 }

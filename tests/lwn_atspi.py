@@ -56,6 +56,7 @@ INTERACTIVE_ROLES = {
 
 # X keysyms of the keys the tests press (see X11/keysymdef.h).
 KEYSYMS = {
+    "BackSpace": 0xFF08,
     "Tab": 0xFF09,
     "ISO_Left_Tab": 0xFE20,
     "Return": 0xFF0D,
@@ -67,6 +68,7 @@ KEYSYMS = {
     "Page_Down": 0xFF56,
     "End": 0xFF57,
     "space": 0x0020,
+    "f": 0x0066,
     "q": 0x0071,
     "r": 0x0072,
     "w": 0x0077,

@@ -532,6 +532,87 @@ def test_ages_move_on(s):
     assert_healthy(applet)
 
 
+def search_entry(window):
+    """The search entry while it shows, else None."""
+    entries = window.find_all(role=Role.TEXT, name="Search headlines", showing_only=True)
+    return entries[0] if entries else None
+
+
+def shown_row_names(window):
+    """The rows the search lets show."""
+    return [row.name for row in rows(window) if row.showing]
+
+
+def test_search(s):
+    """Ctrl+F opens a labelled search entry; typing filters the rows on title, author and
+    summary, case and accents aside, says how many match in the entry's description, and
+    "No headlines match" when none does; the filter and the focused match survive a
+    refresh; Enter opens the first match; Escape closes the search, then the window."""
+    items = [
+        e2e.headline(957001, "Plain news"),
+        e2e.headline(957002, "Ünïcode in the kernel"),
+        e2e.headline(957003, "Plain again", creator="Zoë Unicodé"),
+        e2e.headline(957004, "Plain once more", summary="<p>About UNICODE strings.</p>"),
+        e2e.headline(957005, "Nothing to see"),
+    ]
+    s.server.set_items(items)
+    applet = s.start()
+    menu = applet.menu()
+    wait_menu_headlines(menu, [e2e.BULLET + item["title"] for item in items[:5]], "the headlines in the menu")
+    app = s.application(applet)
+    menu.click(SHOW_HEADLINES)
+    window = wait_window(app)
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows")
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_row(tracker, rows(window)[0])
+
+    s.a11y.key("f", ("Control",))
+    entry = atspi.wait_for(lambda: search_entry(window), "the search entry")
+    tracker.wait_focus(lambda node: node == entry, "the focus in the search entry")
+    s.a11y.type_text("unicode")
+    matches = [items[1]["title"] + UNREAD, items[2]["title"] + UNREAD, items[3]["title"] + UNREAD]
+    atspi.wait_for(lambda: shown_row_names(window) == matches, "the three matches")
+    atspi.wait_for(lambda: entry.description == "3 headlines", "the count in the entry's description")
+    title = title_label(row_named(window, items[1]["title"]))
+    assert title.text == items[1]["title"], title.text
+
+    s.a11y.type_text(" zzz")
+    atspi.wait_for(lambda: shown_row_names(window) == [], "no match")
+    atspi.wait_for(
+        lambda: window.find_all(role=Role.LABEL, name="No headlines match \u201cunicode zzz\u201d", showing_only=True),
+        "the empty list saying what was not found",
+    )
+    assert entry.description == "No matches", entry.description
+    for _ in range(4):
+        s.a11y.key("BackSpace")
+    atspi.wait_for(lambda: shown_row_names(window) == matches, "the matches again")
+
+    # A refresh: a new match on top, a new headline that does not match.
+    focus_row(tracker, row_named(window, items[2]["title"]))
+    fresh = [e2e.headline(957101, "More Unicode"), e2e.headline(957102, "Other news")]
+    s.server.set_items(fresh + items)
+    s.a11y.key("r", ("Control",))
+    matches = [fresh[0]["title"] + UNREAD] + matches
+    atspi.wait_for(lambda: shown_row_names(window) == matches, "the matches after a refresh")
+    assert row_named(window, items[2]["title"]).has_state(atspi.State.FOCUSED), "the focused match lost the focus"
+
+    assert entry.grab_focus()
+    tracker.wait_focus(lambda node: node == entry, "the focus back in the entry")
+    s.a11y.key("Return")
+    assert s.recorder.wait_count(1) == [fresh[0]["link"]], s.recorder.urls()
+    atspi.wait_for(lambda: shown_row_names(window)[0] == fresh[0]["title"], "the opened match read")
+
+    s.a11y.key("Escape")
+    atspi.wait_for(lambda: len(shown_row_names(window)) == len(fresh + items), "every row once the search closed")
+    search_button = window.find(role=Role.TOGGLE_BUTTON, name="Search", showing_only=True)
+    assert not search_button.has_state(atspi.State.CHECKED), "the search is still on"
+    assert headlines_windows(app) == [window], "the first Escape closed the window"
+    s.a11y.key("Escape")
+    atspi.wait_for(lambda: not headlines_windows(app), "the second Escape to close the window")
+    tracker.close()
+    assert_healthy(applet)
+
+
 def background_bar(window):
     """The message that the applet runs on, when it shows."""
     return [
@@ -628,6 +709,7 @@ TESTS = [
     ("Mark All as Read shows every row read", test_mark_all_read),
     ("ages move on in an open window", test_ages_move_on),
     ("without a tray, the first close says the applet runs on, once", test_no_tray_close_tells_once),
+    ("search: filter as one types, count, no match, a refresh, Enter, Escape", test_search),
 ]
 
 
