@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Measures the headlines window with 1,000 items: the time to its first frame, and the longest main-loop stall while it opens, on a changed feed and on Mark All as Read, next to a minimal GTK3 + AppIndicator program.
+# Measures the headlines window with 1,000 items: the time to its first frame, and the longest main-loop stall while it opens, on a changed feed, on Mark All as Read and per keystroke of a search, next to a minimal GTK3 + AppIndicator program.
 #
 # Usage, from the top of the source tree: bench/bench-window.sh [BUILD_DIR]   (default: build)
 # RUNS=N sets how many events each phase holds (default 10); KEEP_DIR=DIR keeps the
@@ -23,7 +23,9 @@
 #      "Show Headlines…" (the show-headlines action, over org.gtk.Actions).
 #   W  lwn-tray --interval 1 --show with 1,000 items: idle; N changed 1,000-item feeds
 #      (the first title changes); N feeds of 1,000 new items; N times Mark All as Read
-#      (the mark-all-read action) two seconds after 1,000 new items arrived.
+#      (the mark-all-read action) two seconds after 1,000 new items arrived; then a
+#      search: Ctrl+F, and N times "workqueue" typed and erased a key at a time
+#      (XTest, 0.4 s apart), each keystroke an event.
 set -euo pipefail
 
 bench_name=bench-window.sh
@@ -80,7 +82,7 @@ start_applet lwn-tray-window "$lwn_tray" --feed-url "$feed_url" --interval 1 --s
 wait_for 30 "the 1,000-item feed" served_more_than big-200 "$before"
 sleep 3
 probe lwn-tray-window idle=idle:5 changed-1000=refresh:big:big-200 fresh-1000=refresh:fresh:fresh-200 \
-  mark-all-read=action:mark-all-read:fresh:fresh-200
+  mark-all-read=action:mark-all-read:fresh:fresh-200 search=type:workqueue
 stop_applet
 
 bench_footer

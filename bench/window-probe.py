@@ -17,6 +17,9 @@
 #                               with KEY, hold it back, give the applet two seconds to show
 #                               that feed, then activate the application's action NAME and
 #                               sample for a second
+#   LABEL=type:TEXT             Ctrl+F in the window under the pointer, then N times: TEXT
+#                               typed a key at a time, and erased again, each keystroke
+#                               0.4 s apart and an event of its own; Escape at the end
 # An open phase also times the first frame: from the request until the screen shows the
 # window's first rows, seen as a band of the screen (where a new window lands without a
 # window manager, under its header bar) that stops being of one colour. The screen is
@@ -26,6 +29,7 @@
 # first frames, and each target met or missed.
 
 import argparse
+import ctypes
 import os
 import signal
 import statistics
@@ -60,6 +64,47 @@ def uneven_lines(pixbuf):
         if line.count(line[:3]) * 3 != len(line):
             count += 1
     return count
+
+
+class XTestKeyboard:
+    """Key presses as a keyboard makes them, through the XTEST extension (libXtst, which
+    the accessibility stack brings): what a person typing in the window would send."""
+
+    def __init__(self):
+        self.x11 = ctypes.CDLL("libX11.so.6")
+        self.xtst = ctypes.CDLL("libXtst.so.6")
+        self.x11.XOpenDisplay.restype = ctypes.c_void_p
+        self.x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        self.x11.XStringToKeysym.restype = ctypes.c_ulong
+        self.x11.XStringToKeysym.argtypes = [ctypes.c_char_p]
+        self.x11.XKeysymToKeycode.restype = ctypes.c_ubyte
+        self.x11.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        self.x11.XFlush.argtypes = [ctypes.c_void_p]
+        self.x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        self.xtst.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
+        self.xtst.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                                   ctypes.c_ulong]
+        self.display = self.x11.XOpenDisplay(None)
+        if not self.display:
+            raise SystemExit("window-probe: cannot open the X display")
+
+    def keycode(self, name):
+        return self.x11.XKeysymToKeycode(self.display, self.x11.XStringToKeysym(name.encode()))
+
+    def move_pointer(self, x, y):
+        self.xtst.XTestFakeMotionEvent(self.display, -1, x, y, 0)
+        self.x11.XFlush(self.display)
+
+    def tap(self, name, control=False):
+        codes = ([self.keycode("Control_L")] if control else []) + [self.keycode(name)]
+        for code in codes:
+            self.xtst.XTestFakeKeyEvent(self.display, code, 1, 0)
+        for code in reversed(codes):
+            self.xtst.XTestFakeKeyEvent(self.display, code, 0, 0)
+        self.x11.XFlush(self.display)
+
+    def close(self):
+        self.x11.XCloseDisplay(self.display)
 
 
 class WindowProbe(stall_probe.Probe):
@@ -121,6 +166,31 @@ class WindowProbe(stall_probe.Probe):
             time.sleep(1.0)
             self.record(label, begin, time.time_ns(), [begin])
 
+    def phase_type(self, label, text):
+        """Ctrl+F, then text a key at a time, 0.4 s apart, through XTest to the window
+        under the pointer (no window manager: the X focus follows the pointer); each
+        keystroke is an event. Then Escape closes the search again."""
+        keyboard = XTestKeyboard()
+        x, y, _width, _height = BAND
+        keyboard.move_pointer(x + 20, y + 20)
+        start = time.time_ns()
+        keyboard.tap("f", control=True)
+        time.sleep(1.0)
+        events = []
+        for _ in range(self.args.runs):
+            for char in text:
+                events.append(time.time_ns())
+                keyboard.tap(char)
+                time.sleep(0.4)
+            for _ in text:
+                events.append(time.time_ns())
+                keyboard.tap("BackSpace")
+                time.sleep(0.4)
+        keyboard.tap("Escape")
+        time.sleep(1.0)
+        self.record(label, start, time.time_ns(), events)
+        keyboard.close()
+
     def run(self, phases):
         self.metrics = []
         super().run(phases)
@@ -140,6 +210,7 @@ ROWS = [
     ("changed 1,000-item feed, window open", "lwn-tray-window", "changed-1000", "relabel", 16),
     ("1,000 new items, window open", "lwn-tray-window", "fresh-1000", "relabel", 16),
     ("Mark All as Read, 1,000 unread", "lwn-tray-window", "mark-all-read", None, 16),
+    ("search as one types, 1,000 items", "lwn-tray-window", "search", "relabel", 16),
 ]
 FRAME_TARGET_MS = 150
 
