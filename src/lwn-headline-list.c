@@ -42,6 +42,8 @@ struct _LwnHeadlineList
   LwnSearchQuery *query; /* NULL: no search */
   GArray *matching;
   guint n_matching;
+  guint prepare_id;
+  guint prepared; /* headlines whose folded text is made, from the top */
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
@@ -652,6 +654,7 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
   if (self->headlines != NULL)
     g_signal_handlers_disconnect_by_data (self->headlines, self);
   g_clear_handle_id (&self->fill_id, g_source_remove);
+  g_clear_handle_id (&self->prepare_id, g_source_remove);
   g_clear_object (&self->anchor);
   g_set_object (&self->headlines, headlines);
   if (headlines != NULL)
@@ -702,6 +705,41 @@ lwn_headline_list_set_search (LwnHeadlineList *self,
     fill_rows (self, 1);
   schedule_fill (self);
   return self->n_matching;
+}
+
+static gboolean
+prepare_idle_cb (gpointer user_data)
+{
+  LwnHeadlineList *self = user_data;
+  gint64 start = g_get_monotonic_time ();
+  guint n = n_headlines (self);
+
+  while (self->prepared < n && g_get_monotonic_time () - start < STEP_USEC)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, self->prepared++);
+
+      lwn_headline_get_search_text (headline);
+    }
+  if (self->prepared < n)
+    return G_SOURCE_CONTINUE;
+  self->prepare_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * lwn_headline_list_prepare_search:
+ *
+ * Makes the headlines' folded text in small idle steps, so that the first
+ * keystroke of a search does not pay for all of them at once.
+ */
+void
+lwn_headline_list_prepare_search (LwnHeadlineList *self)
+{
+  g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
+
+  self->prepared = 0;
+  if (self->prepare_id == 0 && self->headlines != NULL)
+    self->prepare_id = g_idle_add_full (G_PRIORITY_LOW, prepare_idle_cb, self, NULL);
 }
 
 /**
