@@ -691,7 +691,13 @@ def test_no_tray_close_tells_once(s):
     focus_row(tracker, rows(window)[0])
     s.a11y.key("w", ("Control",))
     bar = atspi.wait_for(lambda: background_bar(window), "the message once more")[0]
-    assert bar.find(role=Role.PUSH_BUTTON, name="Quit", showing_only=True).do_action("Click")
+    # By the keyboard: a screen reader's "Click" on a button with a mnemonic asks
+    # GTK 3 for its key binding, a string GTK never frees, which LeakSanitizer
+    # would report against the applet.
+    quit_button = bar.find(role=Role.PUSH_BUTTON, name="Quit", showing_only=True)
+    assert quit_button.grab_focus()
+    tracker.wait_focus(lambda node: node == quit_button, "the focus on the message's Quit")
+    s.a11y.key("Return")
     assert again.wait_exit() == 0, again.log()
     tracker.close()
 
