@@ -12,8 +12,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, LWN, HEADLINE_LIST, GtkListBox)
 
 /* clang-format off */
-void lwn_headline_list_set_model (LwnHeadlineList *self,
-                                  GListModel      *headlines);
+void lwn_headline_list_set_model      (LwnHeadlineList *self,
+                                       GListModel      *headlines);
+void lwn_headline_list_set_subscriber (LwnHeadlineList *self,
+                                       gboolean         subscriber);
 /* clang-format on */
 
 G_END_DECLS
