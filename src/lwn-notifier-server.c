@@ -282,7 +282,7 @@ action_invoked (LwnNotifier *self,
 
   if (note->kind == LWN_NOTE_GROUP)
     g_signal_emit_by_name (self, "show-all", note->url, result->activation_token);
-  else if (note->kind == LWN_NOTE_ITEM)
+  else if (note->kind == LWN_NOTE_ITEM || note->kind == LWN_NOTE_REMINDER)
     g_signal_emit_by_name (self, "open", note->item_id, note->url, result->activation_token);
 }
 
