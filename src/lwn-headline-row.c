@@ -161,6 +161,11 @@ headline_reminder_changed_cb (LwnHeadline *headline,
                               GParamSpec *pspec,
                               LwnHeadlineRow *self)
 {
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+
+  /* A reminder that went because it was due takes the toggle with it,
+   * rather than at the next tick of the ages. */
+  self->free_later = lwn_headline_is_free_later (headline, now);
   show_reminder (self);
 }
 

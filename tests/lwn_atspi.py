@@ -67,6 +67,8 @@ KEYSYMS = {
     "Page_Down": 0xFF56,
     "End": 0xFF57,
     "space": 0x0020,
+    "F10": 0xFFC7,
+    "Menu": 0xFF67,
     "r": 0x0072,
     "w": 0x0077,
 }
