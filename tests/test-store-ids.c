@@ -50,6 +50,8 @@ static const char *const special_ids[] = {
   "tab\there",
   "carriage\r\nreturn",
   "UTF-8: é ü ñ 中文 🐧",
+  /* First in the announced list, where a key file drops a leading form feed. */
+  "\fform feed first",
 };
 
 static void
