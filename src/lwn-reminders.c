@@ -25,13 +25,23 @@ struct _LwnReminders
   GHashTable *by_id; /* item id → LwnReminder*, owned by order */
 };
 
+/* What the state file holds faithfully: non-empty valid UTF-8 of at most
+ * @max_bytes, without control characters (GKeyFile drops a leading form
+ * feed, and an id or a link has no business holding any). */
 static gboolean
 is_storable (const char *text,
              gsize max_bytes)
 {
   gsize length = strnlen (text, max_bytes + 1);
 
-  return length > 0 && length <= max_bytes && g_utf8_validate (text, (gssize) length, NULL);
+  if (length == 0 || length > max_bytes || !g_utf8_validate (text, (gssize) length, NULL))
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    {
+      if (g_ascii_iscntrl (text[i]))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* At most LWN_REMINDER_MAX_TITLE_CHARS characters of valid UTF-8. */
@@ -50,7 +60,8 @@ dup_short_title (const char *title)
 
 /**
  * lwn_reminder_new:
- * @item_id: the headline's id, valid UTF-8 of at most %LWN_REMINDER_MAX_ID_BYTES
+ * @item_id: the headline's id, valid UTF-8 of at most %LWN_REMINDER_MAX_ID_BYTES,
+ *   without control characters
  * @title: its title, in plain text; shortened to %LWN_REMINDER_MAX_TITLE_CHARS
  *   characters, and made valid UTF-8
  * @url: the full-article URL to open once it is free: http(s), at most
@@ -58,7 +69,8 @@ dup_short_title (const char *title)
  * @free_on: when the article becomes free to read
  *
  * Returns: (transfer full) (nullable): a new reminder, or %NULL when @item_id
- *   or @url cannot be kept (empty, too long, not UTF-8, or @url not http(s))
+ *   or @url cannot be kept (empty, too long, not UTF-8, with control
+ *   characters, or @url not http(s))
  */
 LwnReminder *
 lwn_reminder_new (const char *item_id,

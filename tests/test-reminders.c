@@ -53,6 +53,8 @@ test_values (void)
   g_assert_null (lwn_reminder_new ("", "Title", URL, local));
   g_assert_null (lwn_reminder_new (long_id, "Title", URL, local));
   g_assert_null (lwn_reminder_new ("bad \xff id", "Title", URL, local));
+  g_assert_null (lwn_reminder_new ("\fform feed", "Title", URL, local));
+  g_assert_null (lwn_reminder_new ("new\nline", "Title", URL, local));
   g_assert_null (lwn_reminder_new (URL, "Title", "javascript:alert(1)", local));
   g_assert_null (lwn_reminder_new (URL, "Title", "file:///etc/passwd", local));
 
