@@ -238,9 +238,46 @@ def test_subscriber(s):
     assert_healthy(applet)
 
 
+def test_menu_outlived(s):
+    """A row's context menu that is open when a refresh takes the row away goes with it,
+    and a row made again for the article has a menu of its own that works."""
+    article = paywalled(963001, "Going and coming back", time.time() + 3 * 24 * 3600)
+    plain = e2e.headline(963002, "A plain headline")
+    s.server.set_items([article, plain])
+    applet = s.start()
+    app, window = open_window(s, applet)
+    row = atspi.wait_for(lambda: row_named(window, article["title"]), "the subscriber-only row")
+    assert row.grab_focus()
+    atspi.wait_for(lambda: row.focused, "the focus on the row")
+    s.a11y.key("F10", ("Shift",))
+    atspi.wait_for(lambda: context_item(app), "the context menu")
+
+    s.server.set_items([plain])
+    before = len(s.server.answered())
+    applet.menu().click("Refresh now")
+    s.server.wait_answer(before, "the feed without the article", lambda record: record["status"] == 200)
+    atspi.wait_for(lambda: row_named(window, article["title"]) is None, "the row gone")
+    atspi.wait_for(lambda: context_item(app) is None, "its menu gone with it")
+    assert_healthy(applet)
+
+    s.server.set_items([article, plain])
+    before = len(s.server.answered())
+    applet.menu().click("Refresh now")
+    s.server.wait_answer(before, "the feed with the article again", lambda record: record["status"] == 200)
+    row = atspi.wait_for(lambda: row_named(window, article["title"]), "the row back")
+    assert row.grab_focus()
+    atspi.wait_for(lambda: row.focused, "the focus on the new row")
+    s.a11y.key("F10", ("Shift",))
+    atspi.wait_for(lambda: context_item(app), "the new row's context menu")
+    s.a11y.key("Return")
+    wait_toggle(row, True, "the reminder set from the new row's menu")
+    assert_healthy(applet)
+
+
 TESTS = [
     ("a reminder told once while running, once after a restart, never twice", test_remind_when_free),
     ("the subscriber preference takes the toggle and the free-on day away", test_subscriber),
+    ("a context menu open when a refresh takes its row away goes with it", test_menu_outlived),
 ]
 
 
