@@ -397,7 +397,20 @@ notifier_open_cb (LwnNotifier *notifier,
 {
   g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
 
-  /* An item that left the feed since it was announced is opened, and read, all the same. */
+  /* An item that left the feed since it was announced is opened all the same. */
+  open_url (self, article_url != NULL ? article_url : url);
+}
+
+static void
+notifier_open_reminder_cb (LwnNotifier *notifier,
+                           const char *item_id,
+                           const char *url,
+                           const char *activation_token,
+                           LwnApplication *self)
+{
+  g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
+
+  /* Asked for on its own: read, also when it left the feed since. */
   if (article_url == NULL)
     lwn_reader_mark_read (self->reader, item_id);
   open_url (self, article_url != NULL ? article_url : url);
@@ -572,6 +585,7 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->reader, "read", G_CALLBACK (reader_read_cb), self);
   g_signal_connect (self->reader, "reminder-due", G_CALLBACK (reader_reminder_due_cb), self);
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
+  g_signal_connect (self->notifier, "open-reminder", G_CALLBACK (notifier_open_reminder_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
 
   exe = dup_autostart_command ();

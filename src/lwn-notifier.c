@@ -420,7 +420,7 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
 
   /**
    * LwnNotifier::open:
-   * @item_id: the item whose notification, or whose reminder's, was acted on
+   * @item_id: the item whose notification was acted on
    * @url: the http(s) URL the notification was about
    * @activation_token: (nullable): the token the server sent with the action, for the window
    *   that opens to take the focus (XDG activation, or a startup notification id)
@@ -428,6 +428,16 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
    * The user asked to read what a notification announced.
    */
   g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  /**
+   * LwnNotifier::open-reminder:
+   * @item_id: the item whose reminder's notification was acted on
+   * @url: the http(s) article the reminder was about
+   * @activation_token: (nullable): the token the server sent with the action
+   *
+   * The user asked to read an article a reminder said is free now.
+   */
+  g_signal_new ("open-reminder", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                 0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
   /**
    * LwnNotifier::show-all:
@@ -612,8 +622,8 @@ lwn_notifier_show_message (LwnNotifier *self,
  * @title: its title, in plain text
  * @url: the http(s) article to open
  *
- * Shows "Now free to read: @title", whose action emits #LwnNotifier::open
- * for @item_id and @url, whether or not new headlines are announced and
+ * Shows "Now free to read: @title", whose action emits
+ * #LwnNotifier::open-reminder for @item_id and @url, whether or not new headlines are announced and
  * whether or not the item is still in the feed. A reminder's notification
  * is one of its own: the item's announcement, if still shown, stays.
  */

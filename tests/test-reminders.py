@@ -6,7 +6,8 @@ after the window shows them (LWN opens them a week after publication), so that t
 waits for that moment rather than faking it. A reminder set with the row's toggle is
 told once by the running applet; one set with the context menu and the keyboard falls
 due while the applet is not running and is told once at the next start; a third start
-tells nothing; the notification's action opens the article and marks it read. The
+tells nothing; the notification's action opens the article and marks it read, also
+once the article has left the feed. The
 "I am an LWN subscriber" preference takes the toggle and the free-on day away."""
 
 import math
@@ -99,6 +100,11 @@ def context_item(app):
     return found[0] if found else None
 
 
+def labels_with(entries, title):
+    """The menu's labels that hold title: with a bullet while it is unread."""
+    return [entry["label"] for entry in entries if title in entry["label"]]
+
+
 def open_window(s, applet):
     app = s.application(applet)
     applet.menu().click(SHOW_HEADLINES)
@@ -114,9 +120,9 @@ def assert_healthy(applet):
 def test_remind_when_free(s):
     """The toggle, the context menu (Shift+F10, the Menu key) and Tab with Space set and
     take back reminders on subscriber-only rows only; at the first poll after the first
-    article is free the running applet says so once; the second falls due after Quit and
-    is told once at the next start, its action opens the article and marks it read; a
-    third start tells nothing more."""
+    article is free the running applet says so once; the second falls due after Quit, its
+    article leaves the feed, and it is told once at the next start, its action opens the
+    article and marks it read; a third start tells nothing more and shows it read."""
     s.server.hold()
     applet = s.start(interval=INTERVAL)
     s.server.wait_requests(1)
@@ -183,25 +189,33 @@ def test_remind_when_free(s):
     assert time.time() < second_free, "too slow: the second article was free before Quit"
     assert len(now_free(s)) == 1, now_free(s)
 
-    # The second one falls due while the applet is not running.
+    # The second one falls due while the applet is not running, and its article leaves
+    # the feed meanwhile: the reminder is told all the same, and its action reads it.
+    s.server.set_items([first, plain])
     time.sleep(max(0.0, second_free - time.time()) + 1)
     again = s.start(interval=INTERVAL)
     told = atspi.wait_for(lambda: len(now_free(s)) >= 2 and now_free(s), "the second reminder at start")
     assert told[1].summary == NOW_FREE + "Netgpu and proprietary modules", told
     assert told[1].actions.get("default") == "Open", told[1]
+    again.menu().wait(
+        lambda entries: labels_with(entries, plain["title"]) and not labels_with(entries, second["title"]),
+        "the feed without the second article",
+    )
     s.notifier.invoke(told[1].id, "default")
     assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/961002/"], s.recorder.urls()
-    again.menu().wait(
-        lambda entries: second["title"] in [entry["label"] for entry in entries], "the opened article read in the menu"
-    )
     time.sleep(SETTLE)
     assert len(now_free(s)) == 2, now_free(s)
     assert_healthy(again)
     again.menu().click(QUIT)
     assert again.wait_exit() == 0, again.log()
 
-    # Never twice: another start, and polls after it, tell nothing.
+    # Never twice: another start, and polls after it, tell nothing; the article, back in
+    # the feed, is read.
+    s.server.set_items([first, second, plain])
     last = s.start(interval=INTERVAL)
+    last.menu().wait(
+        lambda entries: labels_with(entries, second["title"]) == [second["title"]], "the second article back, read"
+    )
     before = s.server.count()
     s.server.wait_requests(before + 2, timeout=10 * INTERVAL * e2e.SLOWDOWN)
     time.sleep(SETTLE)
