@@ -399,6 +399,7 @@ build (LwnHeadlineRow *self)
   if (self->box != NULL)
     gtk_widget_destroy (self->box);
   self->box = box;
+  self->remind_button = NULL;
 
   g_object_set (box, "margin-start", 18, "margin-end", 18, "margin-top", 12, "margin-bottom", 12, NULL);
   self->title = GTK_LABEL (new_label (NULL));
@@ -408,16 +409,23 @@ build (LwnHeadlineRow *self)
   self->details_label = GTK_LABEL (new_label ("dim-label"));
   gtk_label_set_text (self->details_label, self->details);
   gtk_widget_set_visible (GTK_WIDGET (self->details_label), *self->details != '\0');
-  /* The toggle ends the details line, and comes before the summary's links
-   * when Tab enters the row. */
-  details_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->details_label), TRUE);
-  gtk_container_add (GTK_CONTAINER (details_box), GTK_WIDGET (self->details_label));
-  self->remind_button = GTK_TOGGLE_BUTTON (new_remind_button (self));
-  gtk_container_add (GTK_CONTAINER (details_box), GTK_WIDGET (self->remind_button));
-  show_reminder (self);
-  gtk_widget_show (details_box);
-  gtk_container_add (GTK_CONTAINER (box), details_box);
+  /* Only an article that becomes free later can have a reminder: the
+   * others, most rows, cost no toggle (the present only moves on). */
+  if (!self->free_later)
+    gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->details_label));
+  else
+    {
+      /* The toggle ends the details line, and comes before the summary's
+       * links when Tab enters the row. */
+      details_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      gtk_widget_set_hexpand (GTK_WIDGET (self->details_label), TRUE);
+      gtk_container_add (GTK_CONTAINER (details_box), GTK_WIDGET (self->details_label));
+      self->remind_button = GTK_TOGGLE_BUTTON (new_remind_button (self));
+      gtk_container_add (GTK_CONTAINER (details_box), GTK_WIDGET (self->remind_button));
+      show_reminder (self);
+      gtk_widget_show (details_box);
+      gtk_container_add (GTK_CONTAINER (box), details_box);
+    }
 
   if (*summary != '\0')
     add_summary (self, GTK_CONTAINER (box), summary);
