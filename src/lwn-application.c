@@ -319,6 +319,16 @@ reader_read_cb (LwnReader *reader,
 }
 
 static void
+reader_reminder_due_cb (LwnReader *reader,
+                        const char *item_id,
+                        const char *title,
+                        const char *url,
+                        LwnApplication *self)
+{
+  lwn_notifier_remind (self->notifier, item_id, title, url);
+}
+
+static void
 notifier_open_cb (LwnNotifier *notifier,
                   const char *item_id,
                   const char *url,
@@ -328,6 +338,21 @@ notifier_open_cb (LwnNotifier *notifier,
   g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
 
   /* An item that left the feed since it was announced is opened all the same. */
+  open_url (self, article_url != NULL ? article_url : url, activation_token);
+}
+
+static void
+notifier_open_reminder_cb (LwnNotifier *notifier,
+                           const char *item_id,
+                           const char *url,
+                           const char *activation_token,
+                           LwnApplication *self)
+{
+  g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
+
+  /* Asked for on its own: read, also when it left the feed since. */
+  if (article_url == NULL)
+    lwn_reader_mark_read (self->reader, item_id);
   open_url (self, article_url != NULL ? article_url : url, activation_token);
 }
 
@@ -424,7 +449,9 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->reader, "announce", G_CALLBACK (reader_announce_cb), self);
   g_signal_connect (self->reader, "alert", G_CALLBACK (reader_alert_cb), self);
   g_signal_connect (self->reader, "read", G_CALLBACK (reader_read_cb), self);
+  g_signal_connect (self->reader, "reminder-due", G_CALLBACK (reader_reminder_due_cb), self);
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
+  g_signal_connect (self->notifier, "open-reminder", G_CALLBACK (notifier_open_reminder_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
 
   exe = lwn_locations_dup_uninstalled_binary ();

@@ -43,7 +43,8 @@ struct _LwnHeadlineList
   GArray *matching;
   guint n_matching;
   guint prepare_id;
-  guint prepared; /* headlines whose folded text is made, from the top */
+  guint prepared;      /* headlines whose folded text is made, from the top */
+  gboolean subscriber; /* for the rows: see lwn_headline_row_set_subscriber() */
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
@@ -260,6 +261,7 @@ fill_rows (LwnHeadlineList *self,
       item = lwn_headline_get_item (headline);
       row = lwn_headline_row_new (headline, i, now);
       lwn_headline_row_set_query (row, self->query);
+      lwn_headline_row_set_subscriber (row, self->subscriber, now);
       gtk_list_box_insert (GTK_LIST_BOX (self), GTK_WIDGET (row), -1);
       g_ptr_array_index (self->rows, i) = row;
       made++;
@@ -568,6 +570,28 @@ lwn_headline_list_unmap (GtkWidget *widget)
   GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->unmap (widget);
 }
 
+/* A right click on a row opens its context menu; the rows have no window
+ * of their own, so the list hears the clicks meant for them. */
+static gboolean
+lwn_headline_list_button_press_event (GtkWidget *widget,
+                                      GdkEventButton *event)
+{
+  GtkWidget *target = gtk_get_event_widget ((GdkEvent *) event);
+  GtkWidget *row = NULL;
+
+  if (gdk_event_triggers_context_menu ((GdkEvent *) event))
+    {
+      if (target == widget)
+        row = GTK_WIDGET (gtk_list_box_get_row_at_y (GTK_LIST_BOX (widget), (int) event->y));
+      else if (target != NULL)
+        row = gtk_widget_get_ancestor (target, LWN_TYPE_HEADLINE_ROW);
+      if (LWN_IS_HEADLINE_ROW (row) && gtk_widget_get_parent (row) == widget
+          && lwn_headline_row_popup_menu (LWN_HEADLINE_ROW (row), (GdkEvent *) event))
+        return GDK_EVENT_STOP;
+    }
+  return GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->button_press_event (widget, event);
+}
+
 /* End goes to the last headline, which may have no row yet: the rows are
  * made first, and End is then pressed once more. */
 static void
@@ -624,6 +648,7 @@ lwn_headline_list_class_init (LwnHeadlineListClass *klass)
   widget_class->size_allocate = lwn_headline_list_size_allocate;
   widget_class->map = lwn_headline_list_map;
   widget_class->unmap = lwn_headline_list_unmap;
+  widget_class->button_press_event = lwn_headline_list_button_press_event;
   list_box_class->move_cursor = lwn_headline_list_move_cursor;
 }
 
@@ -771,4 +796,28 @@ lwn_headline_list_get_first_match (LwnHeadlineList *self)
         return row_at (self, i);
     }
   return NULL;
+}
+
+/**
+ * lwn_headline_list_set_subscriber:
+ * @self: a #LwnHeadlineList
+ * @subscriber: whether the person subscribes to LWN
+ *
+ * Tells every row, and those made later, whether to offer reminders and
+ * the day subscriber-only articles become free.
+ */
+void
+lwn_headline_list_set_subscriber (LwnHeadlineList *self,
+                                  gboolean subscriber)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+
+  g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
+
+  self->subscriber = !!subscriber;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      if (row_at (self, i) != NULL)
+        lwn_headline_row_set_subscriber (row_at (self, i), self->subscriber, now);
+    }
 }

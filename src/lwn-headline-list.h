@@ -14,6 +14,8 @@ G_DECLARE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, LWN, HEADLINE_LIST, Gt
 /* clang-format off */
 void            lwn_headline_list_set_model       (LwnHeadlineList *self,
                                                    GListModel      *headlines);
+void            lwn_headline_list_set_subscriber  (LwnHeadlineList *self,
+                                                   gboolean         subscriber);
 guint           lwn_headline_list_set_search      (LwnHeadlineList *self,
                                                    const char      *text);
 guint           lwn_headline_list_get_n_matching  (LwnHeadlineList *self);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* LwnHeadlineRow: a headline's title (bold while unread), its details line and its summary, with quotes drawn as
- * blocks; the same widget follows the headline across refreshes, so that focus and screen readers stay with it. */
+ * blocks, and for a subscriber-only article not free yet a "Remind Me When Free" toggle, also in the row's context
+ * menu; the same widget follows the headline across refreshes, so that focus and screen readers stay with it. */
 
 #include "config.h"
 
@@ -24,14 +25,21 @@ struct _LwnHeadlineRow
 
   LwnHeadline *headline;
   gulong unread_id;
+  gulong reminder_id;
   guint position;
   char *details;
+  gboolean subscriber; /* no reminders, no "free on" */
+  gboolean free_later; /* a subscriber-only article, not free yet when last looked */
+  gboolean syncing;    /* the toggles are being set from the headline */
 
   LwnSearchQuery *query; /* whose matches the title shows, or NULL */
 
   GtkWidget *box;
   GtkLabel *title;
   GtkLabel *details_label;
+  GtkToggleButton *remind_button;
+  GtkWidget *menu; /* the context menu, once asked for */
+  GtkCheckMenuItem *remind_item;
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadlineRow, lwn_headline_row, GTK_TYPE_LIST_BOX_ROW)
@@ -95,6 +103,143 @@ headline_unread_changed_cb (LwnHeadline *headline,
   show_title (self);
   describe (self);
 }
+
+/* Reminders ------------------------------------------------------------------ */
+
+static gboolean
+can_remind (LwnHeadlineRow *self)
+{
+  return self->free_later && !self->subscriber;
+}
+
+/* The toggles show what the reading model holds. */
+static void
+show_reminder (LwnHeadlineRow *self)
+{
+  gboolean reminder = lwn_headline_get_reminder (self->headline);
+
+  self->syncing = TRUE;
+  if (self->remind_button != NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->remind_button), can_remind (self));
+      gtk_toggle_button_set_active (self->remind_button, reminder);
+      /* Translators: a toggle button on a subscriber-only headline, on and off. */
+      gtk_button_set_label (GTK_BUTTON (self->remind_button), reminder ? _ ("Reminder Set") : _ ("Remind Me When Free"));
+    }
+  if (self->remind_item != NULL)
+    gtk_check_menu_item_set_active (self->remind_item, reminder);
+  self->syncing = FALSE;
+}
+
+/* Asks the window, whose "set-reminder" action the reading model serves;
+ * the toggles then show what it made of it. */
+static void
+request_reminder (LwnHeadlineRow *self,
+                  gboolean remind)
+{
+  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+
+  if (G_IS_ACTION_GROUP (toplevel))
+    g_action_group_activate_action (G_ACTION_GROUP (toplevel), "set-reminder",
+                                    g_variant_new ("(sb)", lwn_headline_get_id (self->headline), remind));
+  show_reminder (self);
+}
+
+static void
+remind_button_toggled_cb (GtkToggleButton *button,
+                          LwnHeadlineRow *self)
+{
+  if (!self->syncing)
+    request_reminder (self, gtk_toggle_button_get_active (button));
+}
+
+static void
+remind_item_toggled_cb (GtkCheckMenuItem *item,
+                        LwnHeadlineRow *self)
+{
+  if (!self->syncing)
+    request_reminder (self, gtk_check_menu_item_get_active (item));
+}
+
+static void
+headline_reminder_changed_cb (LwnHeadline *headline,
+                              GParamSpec *pspec,
+                              LwnHeadlineRow *self)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+
+  /* A reminder that went because it was due takes the toggle with it,
+   * rather than at the next tick of the ages. */
+  self->free_later = lwn_headline_is_free_later (headline, now);
+  show_reminder (self);
+}
+
+static GtkWidget *
+new_remind_button (LwnHeadlineRow *self)
+{
+  GtkWidget *button = gtk_toggle_button_new ();
+
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, _ ("Get a notification when this article is free to read"));
+  g_signal_connect_object (button, "toggled", G_CALLBACK (remind_button_toggled_cb), self, 0);
+  return button;
+}
+
+static void
+ensure_menu (LwnHeadlineRow *self)
+{
+  GtkWidget *item;
+
+  if (self->menu != NULL)
+    return;
+
+  self->menu = gtk_menu_new ();
+  gtk_menu_attach_to_widget (GTK_MENU (self->menu), GTK_WIDGET (self), NULL);
+  item = gtk_check_menu_item_new_with_label (_ ("Remind Me When Free"));
+  self->remind_item = GTK_CHECK_MENU_ITEM (item);
+  g_signal_connect_object (item, "toggled", G_CALLBACK (remind_item_toggled_cb), self, 0);
+  gtk_widget_show (item);
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), item);
+}
+
+/**
+ * lwn_headline_row_popup_menu:
+ * @self: a #LwnHeadlineRow
+ * @event: (nullable): the click that asks for it, or %NULL for the keyboard
+ *
+ * Opens the row's context menu, at the pointer for a click and under the row
+ * for the keyboard (Shift+F10, the Menu key). Only a headline that can have
+ * a reminder has one.
+ *
+ * Returns: %TRUE if the menu opened
+ */
+gboolean
+lwn_headline_row_popup_menu (LwnHeadlineRow *self,
+                             const GdkEvent *event)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE_ROW (self), FALSE);
+
+  if (!can_remind (self))
+    return FALSE;
+
+  ensure_menu (self);
+  show_reminder (self);
+  if (event != NULL)
+    gtk_menu_popup_at_pointer (GTK_MENU (self->menu), event);
+  else
+    gtk_menu_popup_at_widget (GTK_MENU (self->menu), GTK_WIDGET (self), GDK_GRAVITY_SOUTH_WEST,
+                              GDK_GRAVITY_NORTH_WEST, NULL);
+  gtk_menu_shell_select_first (GTK_MENU_SHELL (self->menu), FALSE);
+  return TRUE;
+}
+
+static gboolean
+lwn_headline_row_popup_menu_vfunc (GtkWidget *widget)
+{
+  return lwn_headline_row_popup_menu (LWN_HEADLINE_ROW (widget), NULL);
+}
+
+/* Building --------------------------------------------------------------------- */
 
 static GtkWidget *
 new_label (const char *style_class)
@@ -254,10 +399,12 @@ build (LwnHeadlineRow *self)
 {
   const char *summary = lwn_feed_item_get_summary_markup (lwn_headline_get_item (self->headline));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *details_box;
 
   if (self->box != NULL)
     gtk_widget_destroy (self->box);
   self->box = box;
+  self->remind_button = NULL;
 
   g_object_set (box, "margin-start", 18, "margin-end", 18, "margin-top", 12, "margin-bottom", 12, NULL);
   self->title = GTK_LABEL (new_label (NULL));
@@ -267,7 +414,23 @@ build (LwnHeadlineRow *self)
   self->details_label = GTK_LABEL (new_label ("dim-label"));
   gtk_label_set_text (self->details_label, self->details);
   gtk_widget_set_visible (GTK_WIDGET (self->details_label), *self->details != '\0');
-  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->details_label));
+  /* Only an article that becomes free later can have a reminder: the
+   * others, most rows, cost no toggle (the present only moves on). */
+  if (!self->free_later)
+    gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->details_label));
+  else
+    {
+      /* The toggle ends the details line, and comes before the summary's
+       * links when Tab enters the row. */
+      details_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      gtk_widget_set_hexpand (GTK_WIDGET (self->details_label), TRUE);
+      gtk_container_add (GTK_CONTAINER (details_box), GTK_WIDGET (self->details_label));
+      self->remind_button = GTK_TOGGLE_BUTTON (new_remind_button (self));
+      gtk_container_add (GTK_CONTAINER (details_box), GTK_WIDGET (self->remind_button));
+      show_reminder (self);
+      gtk_widget_show (details_box);
+      gtk_container_add (GTK_CONTAINER (box), details_box);
+    }
 
   if (*summary != '\0')
     add_summary (self, GTK_CONTAINER (box), summary);
@@ -300,11 +463,18 @@ watch_headline (LwnHeadlineRow *self,
                 LwnHeadline *headline)
 {
   if (self->headline != NULL)
-    g_clear_signal_handler (&self->unread_id, self->headline);
+    {
+      g_clear_signal_handler (&self->unread_id, self->headline);
+      g_clear_signal_handler (&self->reminder_id, self->headline);
+    }
   g_set_object (&self->headline, headline);
   if (headline != NULL)
-    self->unread_id = g_signal_connect_object (headline, "notify::unread", G_CALLBACK (headline_unread_changed_cb),
-                                               self, 0);
+    {
+      self->unread_id = g_signal_connect_object (headline, "notify::unread", G_CALLBACK (headline_unread_changed_cb),
+                                                 self, 0);
+      self->reminder_id = g_signal_connect_object (headline, "notify::reminder",
+                                                   G_CALLBACK (headline_reminder_changed_cb), self, 0);
+    }
 }
 
 static void
@@ -314,6 +484,11 @@ lwn_headline_row_dispose (GObject *object)
 
   watch_headline (self, NULL);
   self->box = NULL;
+  self->remind_button = NULL;
+  /* Attached, not a child: it would outlive the row. */
+  if (self->menu != NULL)
+    gtk_widget_destroy (g_steal_pointer (&self->menu));
+  self->remind_item = NULL;
 
   G_OBJECT_CLASS (lwn_headline_row_parent_class)->dispose (object);
 }
@@ -336,6 +511,7 @@ lwn_headline_row_class_init (LwnHeadlineRowClass *klass)
 
   object_class->dispose = lwn_headline_row_dispose;
   object_class->finalize = lwn_headline_row_finalize;
+  GTK_WIDGET_CLASS (klass)->popup_menu = lwn_headline_row_popup_menu_vfunc;
 }
 
 static void
@@ -365,7 +541,8 @@ lwn_headline_row_new (LwnHeadline *headline,
   self->position = position;
   watch_headline (self, headline);
   g_free (self->details);
-  self->details = lwn_headline_dup_details (headline, now);
+  self->details = lwn_headline_dup_details (headline, now, self->subscriber);
+  self->free_later = lwn_headline_is_free_later (headline, now);
   build (self);
   describe (self);
   gtk_widget_show (GTK_WIDGET (self));
@@ -410,13 +587,15 @@ lwn_headline_row_set_headline (LwnHeadlineRow *self,
   if (!same)
     {
       g_free (self->details);
-      self->details = lwn_headline_dup_details (headline, now);
+      self->details = lwn_headline_dup_details (headline, now, self->subscriber);
+      self->free_later = lwn_headline_is_free_later (headline, now);
       build (self);
       describe (self);
       return;
     }
   if (was_unread != lwn_headline_get_unread (headline))
     show_title (self);
+  show_reminder (self);
   lwn_headline_row_update_age (self, now);
   describe (self);
 }
@@ -444,17 +623,26 @@ lwn_headline_row_set_position (LwnHeadlineRow *self,
  * @now: the present
  *
  * Brings the details line ("3 hours ago · …") up to @now, touching the label
- * only if its text changes.
+ * only if its text changes, and takes the reminder toggle away once the
+ * article is free.
  */
 void
 lwn_headline_row_update_age (LwnHeadlineRow *self,
                              GDateTime *now)
 {
   g_autofree char *details = NULL;
+  gboolean free_later;
 
   g_return_if_fail (LWN_IS_HEADLINE_ROW (self));
 
-  details = lwn_headline_dup_details (self->headline, now);
+  free_later = lwn_headline_is_free_later (self->headline, now);
+  if (free_later != self->free_later)
+    {
+      self->free_later = free_later;
+      show_reminder (self);
+    }
+
+  details = lwn_headline_dup_details (self->headline, now, self->subscriber);
   if (strcmp (details, self->details) == 0)
     return;
 
@@ -480,4 +668,31 @@ lwn_headline_row_set_query (LwnHeadlineRow *self,
   g_clear_pointer (&self->query, lwn_search_query_unref);
   self->query = query != NULL ? lwn_search_query_ref (query) : NULL;
   show_title (self);
+}
+
+/**
+ * lwn_headline_row_set_subscriber:
+ * @self: a #LwnHeadlineRow
+ * @subscriber: whether the person subscribes to LWN
+ * @now: the present
+ *
+ * A subscriber reads every article at once: subscriber-only headlines show
+ * no reminder toggle and no day they become free.
+ */
+void
+lwn_headline_row_set_subscriber (LwnHeadlineRow *self,
+                                 gboolean subscriber,
+                                 GDateTime *now)
+{
+  g_return_if_fail (LWN_IS_HEADLINE_ROW (self));
+
+  subscriber = !!subscriber;
+  if (subscriber == self->subscriber)
+    return;
+
+  self->subscriber = subscriber;
+  if (self->menu != NULL)
+    gtk_menu_shell_deactivate (GTK_MENU_SHELL (self->menu));
+  show_reminder (self);
+  lwn_headline_row_update_age (self, now);
 }

@@ -27,6 +27,11 @@ void            lwn_headline_row_update_age   (LwnHeadlineRow *self,
                                                GDateTime      *now);
 void            lwn_headline_row_set_query    (LwnHeadlineRow *self,
                                                LwnSearchQuery *query);
+void            lwn_headline_row_set_subscriber (LwnHeadlineRow *self,
+                                                 gboolean        subscriber,
+                                                 GDateTime      *now);
+gboolean        lwn_headline_row_popup_menu   (LwnHeadlineRow *self,
+                                               const GdkEvent *event);
 /* clang-format on */
 
 G_END_DECLS

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnHeadline: an immutable feed item plus its "unread" mark, which views watch with notify::unread. */
+/* LwnHeadline: an immutable feed item plus its "unread" mark and whether a reminder is set for it, which views
+ * watch with notify::unread and notify::reminder. */
 
 #include "config.h"
 
@@ -15,6 +16,7 @@ struct _LwnHeadline
   LwnFeedItem *item;
   gboolean unread;
   char *search_text; /* folded, made at the first search */
+  gboolean reminder;
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadline, lwn_headline, G_TYPE_OBJECT)
@@ -23,6 +25,7 @@ enum
 {
   PROP_0,
   PROP_UNREAD,
+  PROP_REMINDER,
   N_PROPS
 };
 
@@ -52,6 +55,9 @@ lwn_headline_get_property (GObject *object,
       case PROP_UNREAD:
         g_value_set_boolean (value, self->unread);
         break;
+      case PROP_REMINDER:
+        g_value_set_boolean (value, self->reminder);
+        break;
       default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -73,6 +79,14 @@ lwn_headline_class_init (LwnHeadlineClass *klass)
    */
   properties[PROP_UNREAD] = g_param_spec_boolean ("unread", NULL, NULL, FALSE,
                                                   G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * LwnHeadline:reminder:
+   *
+   * Whether the person asked to be told when this subscriber-only article
+   * becomes free. Only the reading model changes it.
+   */
+  properties[PROP_REMINDER] = g_param_spec_boolean ("reminder", NULL, NULL, FALSE,
+                                                    G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -176,6 +190,77 @@ lwn_headline_set_unread (LwnHeadline *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNREAD]);
 }
 
+gboolean
+lwn_headline_get_reminder (LwnHeadline *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE (self), FALSE);
+
+  return self->reminder;
+}
+
+/**
+ * lwn_headline_set_reminder:
+ * @self: a #LwnHeadline
+ * @reminder: the new state
+ *
+ * For the reading model: notifies #LwnHeadline:reminder on a change.
+ */
+void
+lwn_headline_set_reminder (LwnHeadline *self,
+                           gboolean reminder)
+{
+  g_return_if_fail (LWN_IS_HEADLINE (self));
+
+  reminder = !!reminder;
+  if (self->reminder == reminder)
+    return;
+
+  self->reminder = reminder;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REMINDER]);
+}
+
+/**
+ * lwn_headline_dup_free_on:
+ * @self: a #LwnHeadline
+ *
+ * Returns: (transfer full) (nullable): when a subscriber-only article
+ *   becomes free to everyone, %LWN_HEADLINE_PAYWALL_DAYS after its date;
+ *   %NULL for other headlines and for those without a date
+ */
+GDateTime *
+lwn_headline_dup_free_on (LwnHeadline *self)
+{
+  GDateTime *date;
+
+  g_return_val_if_fail (LWN_IS_HEADLINE (self), NULL);
+
+  date = lwn_feed_item_get_date (self->item);
+  if (!lwn_feed_item_get_paywalled (self->item) || date == NULL)
+    return NULL;
+  return g_date_time_add_days (date, LWN_HEADLINE_PAYWALL_DAYS);
+}
+
+/**
+ * lwn_headline_is_free_later:
+ * @self: a #LwnHeadline
+ * @now: the present
+ *
+ * Returns: %TRUE for a subscriber-only article with a date that is not free
+ *   yet at @now: one that a reminder can be set for
+ */
+gboolean
+lwn_headline_is_free_later (LwnHeadline *self,
+                            GDateTime *now)
+{
+  g_autoptr (GDateTime) free_on = NULL;
+
+  g_return_val_if_fail (LWN_IS_HEADLINE (self), FALSE);
+  g_return_val_if_fail (now != NULL, FALSE);
+
+  free_on = lwn_headline_dup_free_on (self);
+  return free_on != NULL && g_date_time_compare (free_on, now) > 0;
+}
+
 /**
  * lwn_format_age:
  * @when: a moment in the past
@@ -218,17 +303,20 @@ lwn_format_age (GDateTime *when,
  * lwn_headline_dup_details:
  * @self: a #LwnHeadline
  * @now: the present, to say how old the headline is
+ * @subscriber: whether the person subscribes to LWN, and so reads every
+ *   article at once
  *
  * The line shown under a headline's title: its age, its author and, for
  * LWN's subscriber-only articles still within their first week, the day
  * they become free, e.g. "3 hours ago · Jonathan Corbet · Subscribers only
- * — free on 13 July".
+ * — free on 13 July". A subscriber is told nothing about access.
  *
  * Returns: (transfer full): the details; "" when nothing is known
  */
 char *
 lwn_headline_dup_details (LwnHeadline *self,
-                          GDateTime *now)
+                          GDateTime *now,
+                          gboolean subscriber)
 {
   LwnFeedItem *item;
   GDateTime *date;
@@ -245,9 +333,9 @@ lwn_headline_dup_details (LwnHeadline *self,
     g_ptr_array_add (parts, lwn_format_age (date, now));
   if (author != NULL && *author != '\0')
     g_ptr_array_add (parts, g_strdup (author));
-  if (lwn_feed_item_get_paywalled (item))
+  if (lwn_feed_item_get_paywalled (item) && !subscriber)
     {
-      g_autoptr (GDateTime) free_on = date != NULL ? g_date_time_add_days (date, LWN_HEADLINE_PAYWALL_DAYS) : NULL;
+      g_autoptr (GDateTime) free_on = lwn_headline_dup_free_on (self);
 
       if (free_on == NULL)
         g_ptr_array_add (parts, g_strdup (_ ("Subscribers only")));

@@ -25,8 +25,15 @@ gboolean     lwn_headline_get_unread (LwnHeadline *self);
 const char  *lwn_headline_get_search_text (LwnHeadline *self);
 void         lwn_headline_set_unread (LwnHeadline *self,
                                       gboolean     unread);
+gboolean     lwn_headline_get_reminder (LwnHeadline *self);
+void         lwn_headline_set_reminder (LwnHeadline *self,
+                                        gboolean     reminder);
+GDateTime   *lwn_headline_dup_free_on (LwnHeadline *self);
+gboolean     lwn_headline_is_free_later (LwnHeadline *self,
+                                         GDateTime   *now);
 char        *lwn_headline_dup_details (LwnHeadline *self,
-                                       GDateTime   *now);
+                                       GDateTime   *now,
+                                       gboolean     subscriber);
 
 char        *lwn_format_age          (GDateTime   *when,
                                       GDateTime   *now);

@@ -59,6 +59,9 @@ struct _LwnHeadlinesWindow
 
 G_DEFINE_FINAL_TYPE (LwnHeadlinesWindow, lwn_headlines_window, GTK_TYPE_APPLICATION_WINDOW)
 
+static gboolean has_key (GSettings *settings,
+                         const char *key);
+
 static void
 row_activated_cb (GtkListBox *list_box,
                   GtkListBoxRow *row,
@@ -197,6 +200,37 @@ lwn_headlines_window_key_press_event (GtkWidget *widget,
   gtk_entry_set_text (GTK_ENTRY (self->search_entry), text);
   gtk_editable_set_position (GTK_EDITABLE (self->search_entry), -1);
   return GDK_EVENT_STOP;
+}
+
+/* The rows' "Remind Me When Free" toggles ask here: a view only forwards clicks. */
+static void
+set_reminder_activated (GSimpleAction *action,
+                        GVariant *parameter,
+                        gpointer user_data)
+{
+  LwnHeadlinesWindow *self = user_data;
+  const char *item_id;
+  gboolean remind;
+
+  g_variant_get (parameter, "(&sb)", &item_id, &remind);
+  if (self->reader != NULL)
+    lwn_reader_set_reminder (self->reader, item_id, remind);
+}
+
+static void
+show_subscriber (LwnHeadlinesWindow *self)
+{
+  gboolean subscriber = has_key (self->settings, "lwn-subscriber") && g_settings_get_boolean (self->settings, "lwn-subscriber");
+
+  lwn_headline_list_set_subscriber (self->list_box, subscriber);
+}
+
+static void
+settings_subscriber_changed_cb (GSettings *settings,
+                                const char *key,
+                                LwnHeadlinesWindow *self)
+{
+  show_subscriber (self);
 }
 
 /* The header bar and the page ----------------------------------------------- */
@@ -449,6 +483,8 @@ lwn_headlines_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->search_bar, self);
   if (self->search_entry != NULL)
     g_signal_handlers_disconnect_by_data (self->search_entry, self);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
   if (self->list_box != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->list_box, self);
@@ -544,6 +580,9 @@ add_window_css (GtkWidget *widget)
 static void
 lwn_headlines_window_init (LwnHeadlinesWindow *self)
 {
+  const GActionEntry entries[] = {
+    { .name = "set-reminder", .activate = set_reminder_activated, .parameter_type = "(sb)" },
+  };
   GtkWidget *placeholder;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -568,13 +607,15 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
   gtk_search_bar_connect_entry (self->search_bar, GTK_ENTRY (self->search_entry));
   g_signal_connect (self->search_bar, "notify::search-mode-enabled", G_CALLBACK (search_mode_changed_cb), self);
   g_signal_connect (self->list_box, "row-activated", G_CALLBACK (row_activated_cb), self);
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 }
 
 /**
  * lwn_headlines_window_new:
  * @application: the application, whose actions the window's commands are
  * @reader: the reading model to show
- * @settings: (nullable): where the window's size is kept
+ * @settings: (nullable): where the window's size is kept, and whether the
+ *   person subscribes to LWN
  *
  * Returns: (transfer full): a new window, not shown yet
  */
@@ -594,6 +635,9 @@ lwn_headlines_window_new (GtkApplication *application,
   restore_size (self);
 
   g_signal_connect_object (reader, "changed", G_CALLBACK (reader_changed_cb), self, 0);
+  if (has_key (settings, "lwn-subscriber"))
+    g_signal_connect_object (settings, "changed::lwn-subscriber", G_CALLBACK (settings_subscriber_changed_cb), self, 0);
+  show_subscriber (self);
   lwn_headline_list_set_model (self->list_box, lwn_reader_get_headlines (reader));
   /* After the list's own handler: a new feed may match the search otherwise. */
   g_signal_connect_object (lwn_reader_get_headlines (reader), "items-changed", G_CALLBACK (headlines_changed_cb), self,

@@ -14,14 +14,15 @@ typedef enum
   LWN_NOTE_ITEM,
   LWN_NOTE_GROUP,
   LWN_NOTE_MESSAGE,
+  LWN_NOTE_REMINDER,
 } LwnNoteKind;
 
-/* One notification: a headline's, the group's or the applet's own message. Each kind has a place
- * of its own in the notifier, so that no feed's ids can name another kind. */
+/* One notification: a headline's, the group's, the applet's own message or a reminder's. Each kind
+ * has a place of its own in the notifier, so that no feed's ids can name another kind. */
 typedef struct
 {
   LwnNoteKind kind;
-  char *item_id; /* LWN_NOTE_ITEM only */
+  char *item_id; /* LWN_NOTE_ITEM and LWN_NOTE_REMINDER only */
   char *summary; /* the group's is made when it is sent */
   char *body;    /* plain text; the group's is made when it is sent */
   char *url;
@@ -60,6 +61,7 @@ struct _LwnNotifier
   guint n_grouped_untracked; /* what it counts beyond those */
   char *site_name;
   LwnNote *message;
+  GHashTable *reminders; /* item id → LwnNote* */
   guint64 next_order;
 };
 

@@ -284,6 +284,8 @@ action_invoked (LwnNotifier *self,
     g_signal_emit_by_name (self, "show-all", note->url, result->activation_token);
   else if (note->kind == LWN_NOTE_ITEM)
     g_signal_emit_by_name (self, "open", note->item_id, note->url, result->activation_token);
+  else if (note->kind == LWN_NOTE_REMINDER)
+    g_signal_emit_by_name (self, "open-reminder", note->item_id, note->url, result->activation_token);
 }
 
 /* Expired, dismissed or closed: a group's next batch counts from nothing. */

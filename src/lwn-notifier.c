@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Desktop notifications for new headlines, shown with libnotify: one per headline, or one that groups
- * many and is updated in place while it is shown, withdrawn once read; what no server could show yet
+ * many and is updated in place while it is shown, withdrawn once read; one per subscriber-only article
+ * a reminder was set for, once it is free to read; what no server could show yet
  * waits, within bounds, for the next server that appears. The conversation with the server is in
  * lwn-notifier-server.c and libnotify's calls in lwn-notifier-thread.c; nothing here waits for it. */
 
@@ -18,9 +19,11 @@
 /* Headlines the grouped notification knows by id, so that reading one takes it out of the count;
  * older ones are still counted, no longer by id. */
 #define GROUP_MAX_TRACKED 200
-/* Headline notifications kept to be closed or acted on later: a server that never says it closed
- * one must not make the list grow without end. */
+/* Headline and reminder notifications kept to be closed or acted on later: a server that never says
+ * it closed one must not make either list grow without end. */
 #define MAX_ITEM_NOTES 100
+/* A reminder's is about a headline too, but in a category of its own. */
+#define REMINDER_CATEGORY "x-lwn-tray.reminder"
 
 /* A headline the grouped notification counts. */
 typedef struct
@@ -77,6 +80,9 @@ lwn_notifier_list_notes (LwnNotifier *self)
     g_ptr_array_add (notes, self->group);
   if (self->message != NULL)
     g_ptr_array_add (notes, self->message);
+  g_hash_table_iter_init (&iter, self->reminders);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (notes, value);
   return notes;
 }
 
@@ -93,6 +99,8 @@ lwn_notifier_find_note (LwnNotifier *self,
         return self->group;
       case LWN_NOTE_MESSAGE:
         return self->message;
+      case LWN_NOTE_REMINDER:
+        return g_hash_table_lookup (self->reminders, item_id);
       default:
         return NULL;
     }
@@ -141,6 +149,10 @@ lwn_notifier_drop_note (LwnNotifier *self,
       case LWN_NOTE_MESSAGE:
         lwn_notifier_forget_notification (self, note);
         g_clear_pointer (&self->message, note_free);
+        break;
+      case LWN_NOTE_REMINDER:
+        lwn_notifier_forget_notification (self, note);
+        g_hash_table_remove (self->reminders, note->item_id);
         break;
       default:
         g_assert_not_reached ();
@@ -238,15 +250,16 @@ withdraw_note (LwnNotifier *self,
   lwn_notifier_drop_note (self, note);
 }
 
-/* Forgets the oldest headline notification a server showed. */
+/* Forgets the oldest notification of @notes a server showed. */
 static void
-forget_oldest_item (LwnNotifier *self)
+forget_oldest (LwnNotifier *self,
+               GHashTable *notes)
 {
   GHashTableIter iter;
   gpointer value;
   LwnNote *oldest = NULL;
 
-  g_hash_table_iter_init (&iter, self->items);
+  g_hash_table_iter_init (&iter, notes);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       LwnNote *note = value;
@@ -270,7 +283,7 @@ announce_one (LwnNotifier *self,
   if (note == NULL)
     {
       if (g_hash_table_size (self->items) >= MAX_ITEM_NOTES)
-        forget_oldest_item (self);
+        forget_oldest (self, self->items);
       note = note_new (LWN_NOTE_ITEM, item_id);
       g_hash_table_insert (self->items, note->item_id, note);
     }
@@ -390,6 +403,7 @@ lwn_notifier_finalize (GObject *object)
   g_hash_table_unref (self->grouped_ids);
   g_ptr_array_unref (self->grouped);
   g_clear_pointer (&self->message, note_free);
+  g_hash_table_unref (self->reminders);
   g_free (self->site_name);
   g_free (self->owner);
 
@@ -416,6 +430,16 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
   g_signal_new ("open", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                 0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
   /**
+   * LwnNotifier::open-reminder:
+   * @item_id: the item whose reminder's notification was acted on
+   * @url: the http(s) article the reminder was about
+   * @activation_token: (nullable): the token the server sent with the action
+   *
+   * The user asked to read an article a reminder said is free now.
+   */
+  g_signal_new ("open-reminder", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  /**
    * LwnNotifier::show-all:
    * @url: the site the grouped notification was about
    * @activation_token: (nullable): the token the server sent with the action
@@ -432,6 +456,7 @@ lwn_notifier_init (LwnNotifier *self)
   self->items = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
   self->grouped = g_ptr_array_new_with_free_func ((GDestroyNotify) grouped_free);
   self->grouped_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->reminders = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
 }
 
 /**
@@ -514,8 +539,8 @@ lwn_notifier_announce (LwnNotifier *self,
  * @self: a #LwnNotifier
  * @item_id: an item that was read
  *
- * Closes the item's notification, if it is still shown, and takes it out
- * of the grouped notification's count; a grouped notification left with
+ * Closes the item's notification and its reminder's, if they are still
+ * shown, and takes it out of the grouped notification's count; a grouped notification left with
  * nothing unread is closed too.
  */
 void
@@ -529,6 +554,9 @@ lwn_notifier_withdraw (LwnNotifier *self,
   g_return_if_fail (item_id != NULL);
 
   note = g_hash_table_lookup (self->items, item_id);
+  if (note != NULL)
+    withdraw_note (self, note);
+  note = g_hash_table_lookup (self->reminders, item_id);
   if (note != NULL)
     withdraw_note (self, note);
 
@@ -546,7 +574,8 @@ lwn_notifier_withdraw (LwnNotifier *self,
  * lwn_notifier_withdraw_all:
  * @self: a #LwnNotifier
  *
- * Closes every headline notification still shown (after "Mark all as read").
+ * Closes every headline and reminder notification still shown (after "Mark
+ * all as read", and when quitting: no action of theirs could be answered).
  */
 void
 lwn_notifier_withdraw_all (LwnNotifier *self)
@@ -586,11 +615,52 @@ lwn_notifier_show_message (LwnNotifier *self,
   update_note (self, self->message, summary, body, NULL, NULL);
 }
 
+/**
+ * lwn_notifier_remind:
+ * @self: a #LwnNotifier
+ * @item_id: the item a reminder was set for
+ * @title: its title, in plain text
+ * @url: the http(s) article to open
+ *
+ * Shows "Now free to read: @title", whose action emits
+ * #LwnNotifier::open-reminder for @item_id and @url, whether or not new headlines are announced and
+ * whether or not the item is still in the feed. A reminder's notification
+ * is one of its own: the item's announcement, if still shown, stays.
+ */
+void
+lwn_notifier_remind (LwnNotifier *self,
+                     const char *item_id,
+                     const char *title,
+                     const char *url)
+{
+  g_autofree char *plain_title = NULL;
+  g_autofree char *summary = NULL;
+  LwnNote *note;
+
+  g_return_if_fail (LWN_IS_NOTIFIER (self));
+  g_return_if_fail (item_id != NULL);
+  g_return_if_fail (title != NULL);
+
+  plain_title = lwn_text_strip_controls (title);
+  /* Translators: a notification's summary; %s is the title of a subscriber-only article LWN has opened to everyone. */
+  summary = g_strdup_printf (_ ("Now free to read: %s"), plain_title);
+  note = g_hash_table_lookup (self->reminders, item_id);
+  if (note == NULL)
+    {
+      if (g_hash_table_size (self->reminders) >= MAX_ITEM_NOTES)
+        forget_oldest (self, self->reminders);
+      note = note_new (LWN_NOTE_REMINDER, item_id);
+      g_hash_table_insert (self->reminders, note->item_id, note);
+    }
+  update_note (self, note, summary, "", url, REMINDER_CATEGORY);
+}
+
 /* Notifications kept, waiting or shown, and the headlines the group counts by id. */
 guint
 lwn_notifier_count_kept (LwnNotifier *self)
 {
   g_return_val_if_fail (LWN_IS_NOTIFIER (self), 0);
 
-  return g_hash_table_size (self->items) + (self->group != NULL) + self->grouped->len + (self->message != NULL);
+  return g_hash_table_size (self->items) + (self->group != NULL) + self->grouped->len + (self->message != NULL)
+         + g_hash_table_size (self->reminders);
 }

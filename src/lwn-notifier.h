@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Desktop notifications for new headlines (libnotify), with an action that opens them; never waits for the server. */
+/* Desktop notifications for new headlines and for articles now free (libnotify), with an action that opens them;
+ * never waits for the server. */
 #pragma once
 
 #include <gio/gio.h>
@@ -27,6 +28,10 @@ void         lwn_notifier_withdraw_all  (LwnNotifier *self);
 void         lwn_notifier_show_message  (LwnNotifier *self,
                                          const char  *summary,
                                          const char  *body);
+void         lwn_notifier_remind        (LwnNotifier *self,
+                                         const char  *item_id,
+                                         const char  *title,
+                                         const char  *url);
 /* clang-format on */
 
 G_END_DECLS

@@ -38,6 +38,9 @@ struct _LwnPreferencesWindow
   GtkSwitch *security_switch;
   GtkLabel *max_items_title;
   GtkSpinButton *max_items_spin;
+  GtkLabel *subscriber_title;
+  GtkLabel *subscriber_subtitle;
+  GtkSwitch *subscriber_switch;
   GtkLabel *autostart_title;
 };
 
@@ -470,6 +473,7 @@ lwn_preferences_window_constructed (GObject *object)
   g_settings_bind (self->settings, "max-items", self->max_items_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "notifications", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "notify-security-updates", self->security_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "lwn-subscriber", self->subscriber_switch, "active", G_SETTINGS_BIND_DEFAULT);
   /* The filter only means something while there are notifications to filter. */
   g_object_bind_property (self->notify_switch, "active", self->security_switch, "sensitive", G_BINDING_SYNC_CREATE);
 }
@@ -525,6 +529,7 @@ lwn_preferences_window_dispose (GObject *object)
       g_settings_unbind (self->max_items_spin, "value");
       g_settings_unbind (self->notify_switch, "active");
       g_settings_unbind (self->security_switch, "active");
+      g_settings_unbind (self->subscriber_switch, "active");
     }
   g_clear_object (&self->settings);
 
@@ -596,6 +601,9 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_switch);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_title);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_spin);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_switch);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, autostart_title);
   gtk_widget_class_bind_template_callback (widget_class, row_focus_cb);
   gtk_widget_class_bind_template_callback (widget_class, feed_combo_changed_cb);
@@ -630,6 +638,7 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
   label_control (self->notify_title, NULL);
   label_control (self->security_title, self->security_subtitle);
   label_control (self->max_items_title, NULL);
+  label_control (self->subscriber_title, self->subscriber_subtitle);
   label_control (self->autostart_title, NULL);
   atk_object_add_relationship (gtk_widget_get_accessible (GTK_WIDGET (self->custom_entry)), ATK_RELATION_DESCRIBED_BY,
                                gtk_widget_get_accessible (GTK_WIDGET (self->custom_error)));

@@ -107,6 +107,8 @@ load_cb (GObject *source,
     apply_success (self, feed, response);
   else
     apply_failure (self, error, response);
+  /* Any answer, or none, is a moment to look at the clock. */
+  lwn_reader_reminders_check (self);
   lwn_reader_update (self);
 }
 

@@ -7,6 +7,9 @@
 
 G_BEGIN_DECLS
 
+/* The present, as a new UTC GDateTime: tests give the reader a clock of their own. */
+typedef GDateTime *(*LwnReaderNowFunc) (gpointer user_data);
+
 struct _LwnReader
 {
   GObject parent_instance;
@@ -44,6 +47,13 @@ struct _LwnReader
   gboolean unannounced_first_run;
   GPtrArray *announcing; /* the items of the save in flight */
   gboolean announcing_first_run;
+
+  /* Reminders: those due, taken out of the store's set and told once a save
+   * has recorded that, as new items are announced. */
+  LwnReaderNowFunc now_func;
+  gpointer now_data;
+  GPtrArray *due_reminders; /* LwnReminder*, not saved as gone yet */
+  GPtrArray *reminding;     /* those of the save in flight */
 };
 
 /* lwn-reader.c */
@@ -58,6 +68,11 @@ void        lwn_reader_set_refreshing      (LwnReader  *self,
                                             gboolean    refreshing);
 void        lwn_reader_show_feed           (LwnReader  *self,
                                             LwnFeed    *feed);
+GDateTime  *lwn_reader_dup_now             (LwnReader  *self);
+/* For tests: @func (NULL for the real clock) tells the reader what time it is. */
+void        lwn_reader_set_now_func        (LwnReader        *self,
+                                            LwnReaderNowFunc  func,
+                                            gpointer          user_data);
 
 /* lwn-reader.c: for the tests, a poll as the timer makes it */
 void        lwn_reader_refresh_due         (LwnReader  *self);
@@ -70,6 +85,13 @@ void        lwn_reader_load_cache          (LwnReader  *self);
 void        lwn_reader_save_schedule       (LwnReader  *self);
 void        lwn_reader_save_take_new_items (LwnReader  *self,
                                             LwnFeed    *feed);
+
+/* lwn-reader-reminders.c: asking to be told when a subscriber-only article is free */
+void        lwn_reader_reminders_check     (LwnReader  *self);
+gboolean    lwn_reader_reminders_forget    (LwnReader  *self,
+                                            const char *item_id);
+void        lwn_reader_reminders_tell      (LwnReader  *self,
+                                            GPtrArray  *reminders);
 /* clang-format on */
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reading model's saving: one write at a time off the main thread, later changes coalesced into the
- * next, and new items announced only once the write that records them has completed. */
+ * next, and new items announced, and due reminders told, only once the write that records them has
+ * completed. */
 
 #include "config.h"
 
@@ -50,6 +51,10 @@ save_failed (LwnReader *self,
   self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   self->unannounced_first_run |= self->announcing_first_run;
   self->announcing_first_run = FALSE;
+  /* And so do the due reminders, before those that fell due since. */
+  g_ptr_array_extend_and_steal (self->reminding, g_steal_pointer (&self->due_reminders));
+  self->due_reminders = g_steal_pointer (&self->reminding);
+  self->reminding = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
 
   if (first)
     {
@@ -67,6 +72,7 @@ save_cb (GObject *source,
   LwnReader *self;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) announced = NULL;
+  g_autoptr (GPtrArray) reminded = NULL;
   gboolean first_run;
 
   if (!lwn_store_save_finish (LWN_STORE (source), result, &error)
@@ -84,6 +90,8 @@ save_cb (GObject *source,
       first_run = self->announcing_first_run;
       self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
       self->announcing_first_run = FALSE;
+      reminded = g_steal_pointer (&self->reminding);
+      self->reminding = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
       if (self->save_error != NULL)
         {
           g_message ("The state can be saved again");
@@ -93,6 +101,7 @@ save_cb (GObject *source,
       /* On disk now: a crash from here on loses a notification rather than
        * repeating it at every start. */
       announce (self, announced, first_run);
+      lwn_reader_reminders_tell (self, reminded);
     }
 
   if (self->save_wanted)
@@ -112,6 +121,8 @@ start_save (LwnReader *self)
   self->unannounced = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   self->announcing_first_run |= self->unannounced_first_run;
   self->unannounced_first_run = FALSE;
+  g_ptr_array_extend_and_steal (self->reminding, g_steal_pointer (&self->due_reminders));
+  self->due_reminders = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
 
   /* The reader outlives its saves: dispose cancels them. */
   lwn_store_save_async (self->store, self->save_cancellable, save_cb, self);

@@ -32,6 +32,7 @@ enum
   SIGNAL_ANNOUNCE,
   SIGNAL_ALERT,
   SIGNAL_READ,
+  SIGNAL_REMINDER_DUE,
   N_SIGNALS
 };
 
@@ -43,6 +44,26 @@ lwn_reader_get_current_url (LwnReader *self)
   const char *moved = lwn_store_get_moved_url (self->store, self->feed_url);
 
   return moved != NULL ? moved : self->feed_url;
+}
+
+/* The present by the reader's clock, which tests may set. */
+GDateTime *
+lwn_reader_dup_now (LwnReader *self)
+{
+  if (self->now_func != NULL)
+    return self->now_func (self->now_data);
+  return g_date_time_new_now_utc ();
+}
+
+void
+lwn_reader_set_now_func (LwnReader *self,
+                         LwnReaderNowFunc func,
+                         gpointer user_data)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  self->now_func = func;
+  self->now_data = user_data;
 }
 
 void
@@ -174,6 +195,7 @@ lwn_reader_show_feed (LwnReader *self,
                       LwnFeed *feed)
 {
   LwnReaderState old_state = lwn_reader_get_state (self);
+  LwnReminders *reminders = lwn_store_get_reminders (self->store);
   guint n = lwn_feed_get_n_items (feed);
   g_autoptr (GPtrArray) headlines = g_ptr_array_new_full (n, g_object_unref);
   g_autofree const char **ids = g_new (const char *, n + 1);
@@ -199,6 +221,7 @@ lwn_reader_show_feed (LwnReader *self,
       if (g_hash_table_contains (self->headline_by_id, id))
         continue;
       headline = lwn_headline_new (item, !lwn_store_is_read (self->store, id));
+      lwn_headline_set_reminder (headline, lwn_reminders_lookup (reminders, id) != NULL);
       g_ptr_array_add (headlines, headline);
       g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
     }
@@ -220,10 +243,13 @@ clear_feed (LwnReader *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
+/* The timer, the network coming back or a resume: a wake-up, at which
+ * reminders are due as at a poll's result. */
 static void
 scheduler_refresh_due_cb (LwnScheduler *scheduler,
                           LwnReader *self)
 {
+  lwn_reader_reminders_check (self);
   lwn_reader_load_refresh (self);
 }
 
@@ -249,6 +275,8 @@ lwn_reader_dispose (GObject *object)
   g_clear_pointer (&self->feed, lwn_feed_unref);
   g_clear_pointer (&self->unannounced, g_ptr_array_unref);
   g_clear_pointer (&self->announcing, g_ptr_array_unref);
+  g_clear_pointer (&self->due_reminders, g_ptr_array_unref);
+  g_clear_pointer (&self->reminding, g_ptr_array_unref);
 
   G_OBJECT_CLASS (lwn_reader_parent_class)->dispose (object);
 }
@@ -348,6 +376,20 @@ lwn_reader_class_init (LwnReaderClass *klass)
    */
   signals[SIGNAL_READ] = g_signal_new ("read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * LwnReader::reminder-due:
+   * @item_id: the item a reminder was set for
+   * @title: its title, without LWN's "[$]"
+   * @url: the http(s) full-article URL to open
+   *
+   * A subscriber-only article the person asked about is free to read now.
+   * Emitted once per reminder, once a save has recorded that it is gone,
+   * at the first start, poll or wake-up from the moment it is free; also
+   * when the article has left the feed since.
+   */
+  signals[SIGNAL_REMINDER_DUE] = g_signal_new ("reminder-due", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                               0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                                               G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void
@@ -361,6 +403,8 @@ lwn_reader_init (LwnReader *self)
   self->save_cancellable = g_cancellable_new ();
   self->unannounced = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  self->due_reminders = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
+  self->reminding = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
 }
 
 /**
@@ -393,7 +437,8 @@ lwn_reader_new (LwnStore *store,
  * @self: a #LwnReader
  *
  * Shows the saved copy of the feed as soon as it is read, and starts polling
- * with a request at once.
+ * with a request at once. Reminders that fell due while the applet was not
+ * running are due now.
  */
 void
 lwn_reader_start (LwnReader *self)
@@ -404,6 +449,7 @@ lwn_reader_start (LwnReader *self)
     return;
 
   self->started = TRUE;
+  lwn_reader_reminders_check (self);
   /* Polling starts once the saved copy is shown, or known to be missing. */
   lwn_reader_load_cache (self);
 }
@@ -600,7 +646,8 @@ lwn_reader_refresh_due (LwnReader *self)
  * @self: a #LwnReader
  * @item_id: an item of the current feed
  *
- * Marks it read, saves soon (off the main thread) and tells the views.
+ * Marks it read and ends its reminder, if it has one; saves soon (off the
+ * main thread) and tells the views. The item need not be in the feed.
  */
 void
 lwn_reader_mark_read (LwnReader *self,
@@ -613,7 +660,13 @@ lwn_reader_mark_read (LwnReader *self,
 
   g_signal_emit (self, signals[SIGNAL_READ], 0, item_id);
   if (!lwn_store_mark_read (self->store, item_id))
-    return;
+    {
+      /* Read again, once more on its own: the reminder has served. */
+      if (lwn_reader_reminders_forget (self, item_id))
+        lwn_reader_emit_changed (self);
+      return;
+    }
+  lwn_reader_reminders_forget (self, item_id);
 
   headline = g_hash_table_lookup (self->headline_by_id, item_id);
   if (headline != NULL)
@@ -658,6 +711,9 @@ lwn_reader_open (LwnReader *self,
 /**
  * lwn_reader_mark_all_read:
  * @self: a #LwnReader
+ *
+ * Marks every headline of the feed read. Reminders stay: each was asked for
+ * on its own, and a bulk action does not take them back.
  */
 void
 lwn_reader_mark_all_read (LwnReader *self)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The reading model: the current feed, what was read and announced, the status line; it decides, views observe. */
+/* The reading model: the current feed, what was read and announced, reminders, the status line; it decides, views
+ * observe. */
 #pragma once
 
 #include <gio/gio.h>
@@ -48,6 +49,11 @@ char          *lwn_reader_open                 (LwnReader  *self,
 void           lwn_reader_mark_read            (LwnReader  *self,
                                                 const char *item_id);
 void           lwn_reader_mark_all_read        (LwnReader  *self);
+gboolean       lwn_reader_set_reminder         (LwnReader  *self,
+                                                const char *item_id,
+                                                gboolean    remind);
+gboolean       lwn_reader_has_reminder         (LwnReader  *self,
+                                                const char *item_id);
 
 LwnReaderState lwn_reader_get_state            (LwnReader  *self);
 gboolean       lwn_reader_get_refreshing       (LwnReader  *self);

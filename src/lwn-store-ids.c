@@ -30,13 +30,14 @@ lwn_store_ids_destroy (LwnStoreIds *ids)
 
 /* Ids must come back exactly as given, so only what a key file holds
  * faithfully, and briefly, is kept as it is: non-empty, at most
- * LWN_STORE_MAX_ID_BYTES, valid UTF-8. */
+ * LWN_STORE_MAX_ID_BYTES, valid UTF-8, and not starting with a form feed,
+ * which GKeyFile neither escapes nor keeps at the start of a value. */
 gboolean
 lwn_store_id_is_storable (const char *id)
 {
   gsize length;
 
-  if (id == NULL || *id == '\0')
+  if (id == NULL || *id == '\0' || *id == '\f')
     return FALSE;
 
   length = strnlen (id, LWN_STORE_MAX_ID_BYTES + 1);

@@ -26,9 +26,10 @@ G_BEGIN_DECLS
 
 /* The largest state.ini the store writes: two full sets of the longest ids
  * kept as they are (a digest is shorter), every byte escaped, each with a
- * separator, and 1 MiB for the other keys; about 10 MiB. */
+ * separator, a full set of reminders, and 1 MiB for the other keys; about
+ * 13 MiB. */
 #define LWN_STORE_MAX_STATE_BYTES \
-  (2 * LWN_STORE_MAX_IDS_LIMIT * (2 * LWN_STORE_MAX_ID_BYTES + 1) + 1024 * 1024)
+  (2 * LWN_STORE_MAX_IDS_LIMIT * (2 * LWN_STORE_MAX_ID_BYTES + 1) + LWN_REMINDERS_MAX_SAVED_BYTES + 1024 * 1024)
 /* The same for the versions that kept 1,000 ids of up to 4 KiB to a set,
  * about 17 MiB, and the largest state.ini they read: ours is smaller, so
  * going back to one keeps the state. */
@@ -68,6 +69,8 @@ struct _LwnStore
    * their keys: a SHA-256 is computed once per id, not at every lookup. */
   GHashTable *shown_keys;
   guint64 shows; /* how many feeds were shown */
+
+  LwnReminders *reminders;
 
   char *validators_url;
   char *etag;

@@ -21,6 +21,16 @@
 #define GROUP_ANNOUNCED "announced"
 #define GROUP_VALIDATORS "validators"
 #define GROUP_REDIRECT "redirect"
+#define GROUP_REMINDERS "reminders"
+/* A reminder is a list of its fields, in this order. */
+enum
+{
+  REMINDER_ID,
+  REMINDER_TITLE,
+  REMINDER_URL,
+  REMINDER_FREE_ON,
+  N_REMINDER_FIELDS
+};
 
 /* Moves an unusable state file out of the way, so the next save does not
  * destroy what a person may want to inspect, and explains it in @error. */
@@ -201,6 +211,60 @@ load_id_list (GKeyFile *key_file,
   return TRUE;
 }
 
+/* One reminder of the file: NULL, and a note in the debug log, for one that
+ * is not a list of its fields or whose fields cannot be used. */
+static LwnReminder *
+load_reminder (GKeyFile *key_file,
+               const char *key)
+{
+  g_autoptr (GError) local_error = NULL;
+  g_auto (GStrv) fields = NULL;
+  g_autoptr (GDateTime) free_on = NULL;
+  LwnReminder *reminder;
+
+  if (value_ends_in_lone_backslash (key_file, GROUP_REMINDERS, key))
+    {
+      g_debug ("Skipping reminder %s of the state file: it ends in a lone backslash", key);
+      return NULL;
+    }
+
+  fields = g_key_file_get_string_list (key_file, GROUP_REMINDERS, key, NULL, &local_error);
+  if (fields == NULL)
+    {
+      g_debug ("Skipping reminder %s of the state file: %s", key, local_error->message);
+      return NULL;
+    }
+  if (g_strv_length (fields) != N_REMINDER_FIELDS)
+    {
+      g_debug ("Skipping reminder %s of the state file: it has %u fields", key, g_strv_length (fields));
+      return NULL;
+    }
+
+  free_on = g_date_time_new_from_iso8601 (fields[REMINDER_FREE_ON], NULL);
+  reminder = free_on != NULL ? lwn_reminder_new (fields[REMINDER_ID], fields[REMINDER_TITLE], fields[REMINDER_URL], free_on)
+                             : NULL;
+  if (reminder == NULL)
+    g_debug ("Skipping reminder %s of the state file: its id, link or time cannot be used", key);
+  return reminder;
+}
+
+/* The reminders, the one set longest ago first. Each that cannot be used is
+ * skipped on its own: a damaged reminder costs nothing else. */
+static void
+load_reminders (LwnStore *self,
+                GKeyFile *key_file)
+{
+  g_auto (GStrv) keys = g_key_file_get_keys (key_file, GROUP_REMINDERS, NULL, NULL);
+
+  for (gsize i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      g_autoptr (LwnReminder) reminder = load_reminder (key_file, keys[i]);
+
+      if (reminder != NULL)
+        lwn_reminders_add (self->reminders, reminder, NULL);
+    }
+}
+
 /* Fills the store from a key file of the current version: what is
  * unusable in it is skipped, and only a broken id list fails. */
 static gboolean
@@ -244,6 +308,8 @@ load_key_file (LwnStore *self,
         g_debug ("Ignoring an unparsable last-success time in the state file");
     }
 
+  /* Absent in files of older versions. */
+  load_reminders (self, key_file);
   return TRUE;
 }
 
@@ -354,6 +420,27 @@ set_id_list (GKeyFile *key_file,
     g_key_file_set_string_list (key_file, group, "digests", digests, n_digests);
 }
 
+/* Writes each reminder as the list of its fields, under its number. */
+static void
+set_reminders (GKeyFile *key_file,
+               GPtrArray *reminders)
+{
+  for (guint i = 0; i < reminders->len; i++)
+    {
+      LwnReminder *reminder = g_ptr_array_index (reminders, i);
+      g_autofree char *key = g_strdup_printf ("%u", i + 1);
+      g_autofree char *free_on = g_date_time_format_iso8601 (lwn_reminder_get_free_on (reminder));
+      const char *fields[N_REMINDER_FIELDS] = {
+        [REMINDER_ID] = lwn_reminder_get_item_id (reminder),
+        [REMINDER_TITLE] = lwn_reminder_get_title (reminder),
+        [REMINDER_URL] = lwn_reminder_get_url (reminder),
+        [REMINDER_FREE_ON] = free_on,
+      };
+
+      g_key_file_set_string_list (key_file, GROUP_REMINDERS, key, fields, N_REMINDER_FIELDS);
+    }
+}
+
 /* Tell our GTasks from others, and the internal write from a save_async. */
 static char save_source_tag;
 static char write_source_tag;
@@ -375,6 +462,7 @@ typedef struct
   char *configured_url;
   char *moved_to_url;
   GDateTime *last_success;
+  GPtrArray *reminders; /* LwnReminder*, shared with the store's set */
 } Snapshot;
 
 static Snapshot *
@@ -395,6 +483,7 @@ snapshot_new (LwnStore *self)
   snapshot->moved_to_url = g_strdup (self->moved_to_url);
   if (self->last_success != NULL)
     snapshot->last_success = g_date_time_ref (self->last_success);
+  snapshot->reminders = lwn_reminders_dup_all (self->reminders);
   return snapshot;
 }
 
@@ -410,6 +499,7 @@ snapshot_free (Snapshot *snapshot)
   g_free (snapshot->configured_url);
   g_free (snapshot->moved_to_url);
   g_clear_pointer (&snapshot->last_success, g_date_time_unref);
+  g_ptr_array_unref (snapshot->reminders);
   g_free (snapshot);
 }
 
@@ -450,6 +540,7 @@ snapshot_to_data (Snapshot *snapshot,
       g_key_file_set_string (key_file, GROUP_REDIRECT, "to", snapshot->moved_to_url);
     }
 
+  set_reminders (key_file, snapshot->reminders);
   return g_key_file_to_data (key_file, out_length, NULL);
 }
 

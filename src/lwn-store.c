@@ -56,6 +56,7 @@ lwn_store_reset (LwnStore *self)
   lwn_store_ids_clear (&self->read);
   lwn_store_ids_clear (&self->announced);
   self->keep_ids = LWN_STORE_MAX_IDS;
+  lwn_reminders_clear (self->reminders);
   g_clear_pointer (&self->validators_url, g_free);
   g_clear_pointer (&self->etag, g_free);
   g_clear_pointer (&self->last_modified, g_free);
@@ -82,6 +83,7 @@ lwn_store_finalize (GObject *object)
   lwn_store_ids_destroy (&self->read);
   lwn_store_ids_destroy (&self->announced);
   g_clear_pointer (&self->shown_keys, g_hash_table_unref);
+  g_clear_pointer (&self->reminders, lwn_reminders_free);
   g_free (self->cache_dir);
   g_free (self->state_path);
   /* Every save_async task holds the store, so none is left here. */
@@ -105,6 +107,7 @@ lwn_store_init (LwnStore *self)
   lwn_store_ids_init (&self->announced);
   self->keep_ids = LWN_STORE_MAX_IDS;
   self->shown_keys = lwn_store_ids_known_new ();
+  self->reminders = lwn_reminders_new ();
   g_mutex_init (&self->writer.lock);
   self->waiting = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -362,6 +365,24 @@ lwn_store_note_shown_ids (LwnStore *self,
       lwn_store_ids_touch_key (&self->announced, key);
     }
   lwn_store_ids_forget_unshown (self->shown_keys, self->shows);
+}
+
+/**
+ * lwn_store_get_reminders:
+ * @self: a #LwnStore
+ *
+ * The reminders to read subscriber-only articles once they are free, for
+ * the reading model to change on the main thread; the next save writes them
+ * with the rest of the state.
+ *
+ * Returns: (transfer none): the store's set of reminders
+ */
+LwnReminders *
+lwn_store_get_reminders (LwnStore *self)
+{
+  g_return_val_if_fail (LWN_IS_STORE (self), NULL);
+
+  return self->reminders;
 }
 
 /**

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What must survive a restart: read and announced ids, validators, the moved URL and the last good feed body. */
+/* What must survive a restart: read and announced ids, reminders, validators, the moved URL and the last good
+ * feed body. */
 #pragma once
 
 #include <gio/gio.h>
+
+#include "lwn-reminders.h"
 
 G_BEGIN_DECLS
 
@@ -47,6 +50,7 @@ gboolean    lwn_store_has_history           (LwnStore            *self);
 void        lwn_store_note_shown_ids        (LwnStore            *self,
                                              const char *const   *ids,
                                              gsize                n_ids);
+LwnReminders *lwn_store_get_reminders       (LwnStore            *self);
 
 void        lwn_store_set_validators        (LwnStore            *self,
                                              const char          *feed_url,

@@ -70,6 +70,8 @@ KEYSYMS = {
     "space": 0x0020,
     "f": 0x0066,
     "q": 0x0071,
+    "F10": 0xFFC7,
+    "Menu": 0xFF67,
     "r": 0x0072,
     "w": 0x0077,
 }
@@ -185,6 +187,17 @@ class AccessibilityBus:
 
     def type_text(self, text):
         self._generate(0, text, Atspi.KeySynthType.STRING)
+
+    def click(self, x, y, button=1):
+        """Clicks mouse button at (x, y) on the screen, through the device event
+        controller, as a person's pointer would."""
+        self.call(
+            REGISTRY,
+            DEC_PATH,
+            DEC,
+            "GenerateMouseEvent",
+            GLib.Variant("(iis)", (x, y, "b%dc" % button)),
+        )
 
     def _generate(self, keycode, keystring, synth_type):
         self.call(

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests for LwnNotifier against notification servers in this process, on a private bus: what a server
  * receives when none was there, when one is replaced or comes back, when a feed's ids look like the
- * notifier's own names, and when grouped announcements follow one another. */
+ * notifier's own names, when grouped announcements follow one another, and for reminders. */
 
 #include "config.h"
 
@@ -954,6 +954,7 @@ use_disposed (LwnNotifier *notifier)
   lwn_notifier_announce (notifier, one, MAX_SINGLE, SITE_NAME, SITE_URL);
   lwn_notifier_announce (notifier, many, MAX_SINGLE, SITE_NAME, SITE_URL);
   lwn_notifier_show_message (notifier, "A message", "About the applet");
+  lwn_notifier_remind (notifier, first, "Now free", first);
   lwn_notifier_withdraw (notifier, first);
   lwn_notifier_withdraw_all (notifier);
 }
@@ -1056,6 +1057,114 @@ test_hung_server_quit (Fixture *fixture,
   mock_server_free (mock);
 }
 
+static void
+record_url_cb (LwnNotifier *notifier,
+               const char *item_id,
+               const char *url,
+               const char *activation_token,
+               GPtrArray *urls)
+{
+  g_ptr_array_add (urls, g_strdup (url));
+}
+
+static void
+test_reminder (Fixture *fixture,
+               gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *id = item_url (7);
+  Notify notify;
+
+  g_test_summary ("A due reminder is a notification of its own, \"Now free to read: <title>\" in plain text, "
+                  "beside the headline's announcement; its action opens the article, and reading the headline "
+                  "closes both");
+
+  mock = start_server (fixture);
+  g_signal_connect (fixture->notifier, "open-reminder", G_CALLBACK (record_url_cb), urls);
+
+  announce (fixture, 7, 1);
+  wait_calls (mock, "Notify", 1);
+  lwn_notifier_remind (fixture->notifier, id, "A <b>pair</b> of\a workqueue improvements", id);
+  wait_calls (mock, "Notify", 2);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 2);
+  notify = notify_at (notifies, 1);
+  g_assert_cmpuint (notify.replaces_id, ==, 0);
+  g_assert_cmpstr (notify.summary, ==, "Now free to read: A <b>pair</b> of workqueue improvements");
+  g_assert_cmpstr (notify.body, ==, "");
+  g_assert_true (notify.has_default_action);
+
+  /* Id 1 is the announcement's, 2 the reminder's: each says which it was. */
+  invoke_action (fixture, mock, 2, NULL);
+  g_assert_cmpuint (urls->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (urls, 0), ==, id);
+  g_assert_cmpuint (fixture->opened->len, ==, 0);
+  invoke_action (fixture, mock, 1, NULL);
+  g_assert_cmpuint (fixture->opened->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (fixture->opened, 0), ==, id);
+  g_assert_cmpuint (urls->len, ==, 1);
+  g_assert_cmpuint (fixture->n_show_all, ==, 0);
+
+  lwn_notifier_withdraw (fixture->notifier, id);
+  wait_calls (mock, "CloseNotification", 2);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 2);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 0);
+  mock_server_free (mock);
+}
+
+static void
+test_reminder_waits (Fixture *fixture,
+                     gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GPtrArray) summaries = g_ptr_array_new ();
+
+  g_test_summary ("Reminders due while no server is there wait for one, each with a notification of its own: "
+                  "never folded into the group of new headlines; one without a safe link has no action; "
+                  "Mark all as read closes them");
+
+  for (guint number = 1; number <= 4; number++)
+    {
+      g_autofree char *id = item_url (number);
+      g_autofree char *title = g_strdup_printf ("Article %u", number);
+
+      lwn_notifier_remind (fixture->notifier, id, title, number == 4 ? "javascript:alert(4)" : id);
+    }
+  announce (fixture, 20, 5);
+  settle (fixture, NULL);
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  wait_calls (mock, "Notify", 5);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 5);
+  for (guint i = 0; i < notifies->len; i++)
+    {
+      Notify notify = notify_at (notifies, i);
+
+      g_ptr_array_add (summaries, (char *) notify.summary);
+      if (g_str_has_prefix (notify.summary, "Now free to read: "))
+        g_assert_cmpint (notify.has_default_action, ==, !g_str_equal (notify.summary, "Now free to read: Article 4"));
+    }
+  g_ptr_array_sort (summaries, compare_strings);
+  g_assert_cmpstr (g_ptr_array_index (summaries, 0), ==, "5 new headlines from " SITE_NAME);
+  g_assert_cmpstr (g_ptr_array_index (summaries, 1), ==, "Now free to read: Article 1");
+  g_assert_cmpstr (g_ptr_array_index (summaries, 4), ==, "Now free to read: Article 4");
+
+  lwn_notifier_withdraw_all (fixture->notifier);
+  wait_calls (mock, "CloseNotification", 5);
+  settle (fixture, mock);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 0);
+  mock_server_free (mock);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1075,6 +1184,8 @@ main (int argc,
   ADD ("/notifier/group/large", test_group_large);
   ADD ("/notifier/action/activation-token", test_activation_token);
   ADD ("/notifier/hung-server/quit", test_hung_server_quit);
+  ADD ("/notifier/reminder/shown", test_reminder);
+  ADD ("/notifier/reminder/waits", test_reminder_waits);
   ADD ("/notifier/disposed", test_disposed);
 #undef ADD
 

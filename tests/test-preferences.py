@@ -123,6 +123,7 @@ def test_open_and_label(s):
         (Role.TOGGLE_BUTTON, "Notify about new headlines"),
         (Role.TOGGLE_BUTTON, "Notify about \u201cSecurity updates\u201d lists"),
         (Role.SPIN_BUTTON, "Headlines in the menu"),
+        (Role.TOGGLE_BUTTON, "I am an LWN subscriber"),
         (Role.TOGGLE_BUTTON, "Start at login"),
     ):
         assert (int(role), name) in named, "no %s named %r among %r" % (role, name, controls)

@@ -50,6 +50,8 @@ static const char *const special_ids[] = {
   "tab\there",
   "carriage\r\nreturn",
   "UTF-8: é ü ñ 中文 🐧",
+  /* First in the announced list, where a key file drops a leading form feed. */
+  "\fform feed first",
 };
 
 static void
@@ -527,9 +529,28 @@ test_ids_largest_state (void)
   gsize length;
 
   g_test_summary ("The largest state the store writes, both sets full of the longest ids kept as they are, "
-                  "each byte escaped, loads again.");
+                  "each byte escaped, and a full set of reminders of the longest ids, links and titles, loads again.");
 
   note_shown (store, huge);
+  for (guint n = 0; n < LWN_REMINDERS_MAX; n++)
+    {
+      g_autoptr (GString) title = g_string_new (NULL);
+      g_autofree char *prefix = g_strdup_printf ("r%u", n);
+      g_autofree char *id_padding = g_strnfill (LWN_REMINDER_MAX_ID_BYTES - strlen (prefix), ';');
+      g_autofree char *id = g_strconcat (prefix, id_padding, NULL);
+      g_autofree char *site = g_strdup_printf ("https://lwn.net/%u?", n);
+      g_autofree char *url_padding = g_strnfill (LWN_REMINDER_MAX_URL_BYTES - strlen (site), ';');
+      g_autofree char *url = g_strconcat (site, url_padding, NULL);
+      g_autoptr (GDateTime) free_on = g_date_time_new_utc (2023, 7, 14, 0, 0, 0.5 + n % 50);
+      g_autoptr (LwnReminder) reminder = NULL;
+
+      /* Four bytes a character, one more than is kept. */
+      for (guint i = 0; i <= LWN_REMINDER_MAX_TITLE_CHARS; i++)
+        g_string_append (title, "\U0001D11E");
+      reminder = lwn_reminder_new (id, title->str, url, free_on);
+      g_assert_nonnull (reminder);
+      lwn_reminders_add (lwn_store_get_reminders (store), reminder, NULL);
+    }
   for (guint n = 0; n < LWN_STORE_MAX_IDS_LIMIT; n++)
     {
       g_autofree char *id = escaped_id (n);
@@ -551,6 +572,7 @@ test_ids_largest_state (void)
       g_assert_true (lwn_store_is_read (loaded, id));
       g_assert_true (lwn_store_is_announced (loaded, id));
     }
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (loaded)), ==, LWN_REMINDERS_MAX);
 }
 
 int

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests for LwnStore's files: round trips, corrupt files, failed writes, atomicity, ordered async saves and moves. */
+/* Tests for LwnStore's files: round trips, corrupt files, failed writes, atomicity, ordered async saves, moves and
+ * reminders. */
 
 #include "config.h"
 
@@ -1076,6 +1077,205 @@ test_moved_url_keeps_newer (void)
   g_assert_true (!g_file_test (old_path, G_FILE_TEST_EXISTS));
 }
 
+/* Reminders ------------------------------------------------------------------ */
+
+static LwnReminder *
+make_reminder (guint number,
+               const char *title,
+               GDateTime *free_on)
+{
+  g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%u/", number);
+  LwnReminder *reminder = lwn_reminder_new (url, title, url, free_on);
+
+  g_assert_nonnull (reminder);
+  return reminder;
+}
+
+static void
+assert_reminder (LwnStore *store,
+                 guint index,
+                 guint number,
+                 const char *title,
+                 GDateTime *free_on)
+{
+  g_autoptr (GPtrArray) all = lwn_reminders_dup_all (lwn_store_get_reminders (store));
+  g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%u/", number);
+  LwnReminder *reminder;
+
+  g_assert_cmpuint (index, <, all->len);
+  reminder = g_ptr_array_index (all, index);
+  g_assert_cmpstr (lwn_reminder_get_item_id (reminder), ==, url);
+  g_assert_cmpstr (lwn_reminder_get_title (reminder), ==, title);
+  g_assert_cmpstr (lwn_reminder_get_url (reminder), ==, url);
+  g_assert_true (g_date_time_equal (lwn_reminder_get_free_on (reminder), free_on));
+}
+
+static void
+test_reminders_round_trip (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GTimeZone) zone = g_time_zone_new_offset (2 * 3600);
+  g_autoptr (GDateTime) first = g_date_time_new (zone, 2023, 7, 13, 9, 30, 12.5);
+  g_autoptr (GDateTime) second = g_date_time_new_utc (2023, 7, 14, 0, 0, 0);
+  g_autoptr (LwnReminder) a = make_reminder (937001, "Semicolons; \\backslashes\\ and a\nnew line", first);
+  g_autoptr (LwnReminder) b = make_reminder (937002, " Über die Grenzen — ≠ ", second);
+  g_autoptr (LwnReminder) c = make_reminder (937003, "", second);
+
+  g_test_summary ("Reminders round-trip through the state file in the order they were set, with their titles as "
+                  "they are and their times to the microsecond; the read marks beside them stay.");
+
+  lwn_store_mark_read (store, "https://lwn.net/Articles/1/");
+  lwn_reminders_add (lwn_store_get_reminders (store), a, NULL);
+  lwn_reminders_add (lwn_store_get_reminders (store), b, NULL);
+  lwn_reminders_add (lwn_store_get_reminders (store), c, NULL);
+
+  loaded = reload (store);
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (loaded)), ==, 3);
+  assert_reminder (loaded, 0, 937001, "Semicolons; \\backslashes\\ and a\nnew line", first);
+  assert_reminder (loaded, 1, 937002, " Über die Grenzen — ≠ ", second);
+  assert_reminder (loaded, 2, 937003, "", second);
+  g_assert_true (lwn_store_is_read (loaded, "https://lwn.net/Articles/1/"));
+
+  /* Taken out, they stay out. */
+  lwn_reminders_remove (lwn_store_get_reminders (loaded), "https://lwn.net/Articles/937002/");
+  g_clear_object (&store);
+  store = reload (loaded);
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (store)), ==, 2);
+  assert_reminder (store, 1, 937003, "", second);
+}
+
+static void
+save_async_done_cb (GObject *source,
+                    GAsyncResult *result,
+                    gpointer user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (lwn_store_save_finish (LWN_STORE (source), result, &error));
+  g_assert_no_error (error);
+  *done = TRUE;
+}
+
+static void
+test_reminders_save_async (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = lwn_store_new (NULL, NULL);
+  g_autoptr (GDateTime) free_on = g_date_time_new_utc (2023, 7, 14, 0, 0, 0);
+  g_autoptr (LwnReminder) a = make_reminder (937001, "First", free_on);
+  g_autoptr (LwnReminder) b = make_reminder (937002, "Second", free_on);
+  g_autoptr (GError) error = NULL;
+  gboolean done = FALSE;
+
+  g_test_summary ("A save in a worker writes the reminders as they were when it began, however the set "
+                  "changes meanwhile on the main thread.");
+
+  lwn_reminders_add (lwn_store_get_reminders (store), a, NULL);
+  lwn_reminders_add (lwn_store_get_reminders (store), b, NULL);
+  lwn_store_save_async (store, NULL, save_async_done_cb, &done);
+  lwn_reminders_clear (lwn_store_get_reminders (store));
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (lwn_store_load (loaded, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (loaded)), ==, 2);
+  assert_reminder (loaded, 0, 937001, "First", free_on);
+  assert_reminder (loaded, 1, 937002, "Second", free_on);
+}
+
+static void
+test_reminders_old_file (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_test_summary ("A state file from before reminders loads whole, with no reminder.");
+
+  write_file (lwn_store_get_state_path (store),
+              "[state]\nversion=1\nlast-success=2023-07-21T14:05:09Z\n"
+              "[read]\nids=https://lwn.net/Articles/1/;\n[announced]\nids=https://lwn.net/Articles/1/;\n"
+              "[validators]\nurl=" FEED_URL "\netag=\"v1\"\n",
+              -1);
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (store)), ==, 0);
+  g_assert_true (lwn_store_is_read (store, "https://lwn.net/Articles/1/"));
+  g_assert_cmpstr (lwn_store_get_etag (store, FEED_URL), ==, "\"v1\"");
+}
+
+static void
+test_reminders_corrupt (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDateTime) free_on = g_date_time_new_utc (2023, 7, 14, 0, 0, 0);
+  g_autofree char *state_dir = default_state_dir ();
+  g_autofree char *copy = NULL;
+
+  g_test_summary ("A damaged reminders section costs only the reminders that cannot be used: the file is not "
+                  "set aside, the read marks, validators and good reminders stay, and nothing is logged above debug.");
+
+  write_file (lwn_store_get_state_path (store),
+              "[state]\nversion=1\n"
+              "[read]\nids=https://lwn.net/Articles/1/;\n"
+              "[validators]\nurl=" FEED_URL "\netag=\"v1\"\n"
+              "[reminders]\n"
+              "1=https://lwn.net/Articles/10/;Too few;https://lwn.net/Articles/10/;\n"
+              "2=https://lwn.net/Articles/11/;Too many;https://lwn.net/Articles/11/;2023-07-14T00:00:00Z;x;\n"
+              "3=https://lwn.net/Articles/12/;Bad time;https://lwn.net/Articles/12/;next Tuesday;\n"
+              "4=https://lwn.net/Articles/13/;Script;javascript:alert(1);2023-07-14T00:00:00Z;\n"
+              "5=;No id;https://lwn.net/Articles/14/;2023-07-14T00:00:00Z;\n"
+              "6=https://lwn.net/Articles/15/;Lone\\q;https://lwn.net/Articles/15/;2023-07-14T00:00:00Z\\\n"
+              "7=https://lwn.net/Articles/16/;Not \xff UTF-8;https://lwn.net/Articles/16/;2023-07-14T00:00:00Z;\n"
+              "8=\n"
+              "9=https://lwn.net/Articles/937001/;Good;https://lwn.net/Articles/937001/;2023-07-14T00:00:00Z;\n"
+              "10=https://lwn.net/Articles/17/;Unknown \\q escape;https://lwn.net/Articles/17/;2023-07-14T00:00:00Z;\n",
+              -1);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  copy = find_corrupt_copy (state_dir);
+  g_assert_null (copy);
+  g_assert_true (lwn_store_is_read (store, "https://lwn.net/Articles/1/"));
+  g_assert_cmpstr (lwn_store_get_etag (store, FEED_URL), ==, "\"v1\"");
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (store)), ==, 1);
+  assert_reminder (store, 0, 937001, "Good", free_on);
+
+  /* What is saved from it is clean, and loads as it was. */
+  loaded = reload (store);
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (loaded)), ==, 1);
+  assert_reminder (loaded, 0, 937001, "Good", free_on);
+}
+
+static void
+test_reminders_bounded_file (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDateTime) free_on = g_date_time_new_utc (2023, 7, 14, 0, 0, 0);
+  GString *contents = g_string_new ("[state]\nversion=1\n[reminders]\n");
+  g_autofree char *text = NULL;
+
+  g_test_summary ("A file with more reminders than are kept gives the newest ones, those it lists last.");
+
+  for (guint i = 1; i <= LWN_REMINDERS_MAX + 5; i++)
+    g_string_append_printf (contents, "%u=https://lwn.net/Articles/%u/;Article %u;https://lwn.net/Articles/%u/;"
+                                      "2023-07-14T00:00:00Z;\n",
+                            i, 1000 + i, i, 1000 + i);
+  text = g_string_free (contents, FALSE);
+  write_file (lwn_store_get_state_path (store), text, -1);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (store)), ==, LWN_REMINDERS_MAX);
+  assert_reminder (store, 0, 1006, "Article 6", free_on);
+  assert_reminder (store, LWN_REMINDERS_MAX - 1, 1000 + LWN_REMINDERS_MAX + 5, "Article 205", free_on);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1111,6 +1311,11 @@ main (int argc,
   g_test_add_func ("/store/moved-url/old-name", test_moved_url_old_name);
   g_test_add_func ("/store/moved-url/again", test_moved_url_again);
   g_test_add_func ("/store/moved-url/keeps-newer", test_moved_url_keeps_newer);
+  g_test_add_func ("/store/reminders/round-trip", test_reminders_round_trip);
+  g_test_add_func ("/store/reminders/save-async", test_reminders_save_async);
+  g_test_add_func ("/store/reminders/old-file", test_reminders_old_file);
+  g_test_add_func ("/store/reminders/corrupt", test_reminders_corrupt);
+  g_test_add_func ("/store/reminders/bounded-file", test_reminders_bounded_file);
 
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target for lwn-store: any bytes as state.ini, loaded, queried, saved and loaded back. */
+/* libFuzzer target for lwn-store: any bytes as state.ini, loaded, queried (reminders too), saved and loaded back. */
 
 #include "config.h"
 
@@ -11,6 +11,7 @@
 
 #include "fuzz-common.h"
 #include "lwn-store-private.h"
+#include "lwn-url.h"
 
 int LLVMFuzzerInitialize (int *argc,
                           char ***argv);
@@ -69,6 +70,7 @@ query (LwnStore *store)
   g_autoptr (GError) error = NULL;
   g_autofree char *content_type = NULL;
   const char *const shown[] = { UNSTORABLE_ID, ITEM_ID };
+  g_autoptr (GPtrArray) reminders = NULL;
   GDateTime *when;
 
   (void) lwn_store_is_read (store, ITEM_ID);
@@ -81,6 +83,22 @@ query (LwnStore *store)
   check_utf8 (lwn_store_get_etag (store, FEED_URL));
   check_utf8 (lwn_store_get_last_modified (store, FEED_URL));
   check_utf8 (lwn_store_get_moved_url (store, FEED_URL));
+
+  /* Every reminder kept is one the applet may show and open. */
+  reminders = lwn_reminders_dup_all (lwn_store_get_reminders (store));
+  if (reminders->len > LWN_REMINDERS_MAX)
+    __builtin_trap ();
+  for (guint i = 0; i < reminders->len; i++)
+    {
+      LwnReminder *reminder = g_ptr_array_index (reminders, i);
+
+      check_utf8 (lwn_reminder_get_item_id (reminder));
+      check_utf8 (lwn_reminder_get_title (reminder));
+      if (!lwn_url_is_launchable (lwn_reminder_get_url (reminder))
+          || lwn_reminders_lookup (lwn_store_get_reminders (store), lwn_reminder_get_item_id (reminder)) != reminder)
+        __builtin_trap ();
+    }
+  (void) lwn_reminders_lookup (lwn_store_get_reminders (store), ITEM_ID);
 
   when = lwn_store_get_last_success (store);
   if (when != NULL)
