@@ -95,6 +95,10 @@ host_is_clean (const char *host)
 {
   for (const char *p = host; *p != '\0'; p++)
     {
+      /* A "%" only as an escape: GUri decodes a relative reference's host,
+       * so "r%25" can come back as "r%", which no URI parser takes back. */
+      if (*p == '%' && !(g_ascii_isxdigit (p[1]) && g_ascii_isxdigit (p[2])))
+        return FALSE;
       if (!g_ascii_isalnum (*p) && strchr ("-._~%!$&'()*+,;=:", *p) == NULL)
         return FALSE;
     }

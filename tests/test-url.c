@@ -23,6 +23,9 @@ typedef struct
 #define LWN_FEED "https://lwn.net/headlines/rss"
 
 static const UrlCase article_cases[] = {
+  /* GUri decodes the host of a relative reference: "%25" would come back a bare "%". */
+  { "unsafe/decoded-percent-host", "p:", "http://r%25", NULL },
+  { "percent-encoded-host", NULL, "http://r%41", "http://rA" },
   { "rss/https", NULL, "https://lwn.net/Articles/826124/rss", "https://lwn.net/Articles/826124/" },
   { "rss/http", NULL, "http://lwn.net/Articles/826124/rss", "http://lwn.net/Articles/826124/" },
   { "rss/www", NULL, "https://www.lwn.net/Articles/826124/rss", "https://www.lwn.net/Articles/826124/" },
