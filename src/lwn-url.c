@@ -207,6 +207,7 @@ lwn_url_dup_article_url (const char *base,
 {
   g_autoptr (GUri) uri = parse_reference (base, link);
   g_autofree char *article_path = NULL;
+  char *result;
 
   if (uri == NULL || !uri_is_launchable (uri))
     return NULL;
@@ -224,10 +225,16 @@ lwn_url_dup_article_url (const char *base,
                                               article_path,
                                               NULL,
                                               NULL);
-      return g_uri_to_string (article);
+      result = g_uri_to_string (article);
     }
+  else
+    result = g_uri_to_string (uri);
 
-  return g_uri_to_string (uri);
+  /* GUri decodes a relative reference's host, which may then print as
+   * something no parser takes back: what goes out must pass the check. */
+  if (!lwn_url_is_launchable (result))
+    g_clear_pointer (&result, g_free);
+  return result;
 }
 
 /**
