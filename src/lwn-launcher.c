@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <gio/gdesktopappinfo.h>
 #include <gtk/gtk.h>
 
 #include "lwn-launcher.h"
@@ -65,6 +66,11 @@ ask_display_for_token (Launch *launch)
   GdkAppLaunchContext *context;
 
   if (display == NULL || launch->handler == NULL)
+    return;
+  /* As GLib's own launch: a program that never says it started would leave
+   * the desktop's busy cursor on until it times out. */
+  if (G_IS_DESKTOP_APP_INFO (launch->handler)
+      && !g_desktop_app_info_get_boolean (G_DESKTOP_APP_INFO (launch->handler), "StartupNotify"))
     return;
 
   context = gdk_display_get_app_launch_context (display);

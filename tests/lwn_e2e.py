@@ -628,7 +628,7 @@ class UrlRecorder:
         "inode/directory",
     ]
 
-    def _register(self, types):
+    def _register(self, types, startup_notify=True):
         applications = os.path.join(self.data_home, "applications")
         os.makedirs(applications, exist_ok=True)
         with open(os.path.join(applications, self.DESKTOP_ID), "w") as f:
@@ -637,9 +637,9 @@ class UrlRecorder:
                 "Type=Application\n"
                 "Name=LWN test browser\n"
                 "Exec=%s %%u\n"
-                "StartupNotify=true\n"
+                "StartupNotify=%s\n"
                 "MimeType=%s;\n"
-                "NoDisplay=true\n" % (self.script, ";".join(types))
+                "NoDisplay=true\n" % (self.script, "true" if startup_notify else "false", ";".join(types))
             )
         with open(os.path.join(self.config_home, "mimeapps.list"), "w") as f:
             f.write("[Default Applications]\n")
@@ -661,6 +661,10 @@ class UrlRecorder:
 
     def wait_count(self, count, timeout=TIMEOUT):
         return wait_for(lambda: len(self.urls()) >= count and self.urls(), "%d opened URL(s)" % count, timeout)
+
+    def without_startup_notify(self):
+        """Makes the recorder a browser whose entry does not say it tells when it started."""
+        self._register(["x-scheme-handler/http", "x-scheme-handler/https"], startup_notify=False)
 
     def tokens(self):
         """(XDG_ACTIVATION_TOKEN, DESKTOP_STARTUP_ID) of each launch, oldest first."""

@@ -296,6 +296,18 @@ def test_open_headline(s):
     stop_ok(applet)
 
 
+def test_no_startup_notify(s):
+    """A browser whose entry lacks StartupNotify=true gets no startup id: the desktop
+    would show a busy cursor for it until that timed out."""
+    s.recorder.without_startup_notify()
+    items = [current(937631, "Going Rogue (Digital Antiquarian)")]
+    applet, menu = start_loaded(s, items)
+    menu.click(BULLET + "Going Rogue")
+    assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/937631/"]
+    assert s.recorder.tokens() == [("", "")], s.recorder.tokens()
+    stop_ok(applet)
+
+
 def test_mark_all_read_persists(s):
     """Mark all as read clears bullets and attention, and stays so after a restart."""
     items = [current(937600 + index) for index in range(5)]
@@ -826,6 +838,7 @@ TESTS = [
     ("menu layout: order, limit, bullets, ellipsis, unsafe links, commands", test_menu_layout),
     ("LWN fixture: unread count on the indicator", test_fixture_unread_count),
     ("opening headlines rewrites 2020 links and marks them read", test_open_headline),
+    ("a browser without StartupNotify gets no startup id", test_no_startup_notify),
     ("mark all as read survives a restart", test_mark_all_read_persists),
     ("notifications: single, grouped, none repeated after restart", test_notifications),
     ("notification default action opens the article", test_notification_action),
