@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "lwn-feed.h"
+#include "lwn-search.h"
 #include "lwn-text.h"
 
 struct _LwnFeedItem
@@ -21,6 +22,7 @@ struct _LwnFeedItem
    * feed, or on first use by a program that never calls it. */
   char *summary;
   char *summary_markup;
+  char *search_text;
 };
 
 struct _LwnFeed
@@ -110,6 +112,7 @@ lwn_feed_item_unref (LwnFeedItem *item)
   g_free (item->description_html);
   g_free (item->summary);
   g_free (item->summary_markup);
+  g_free (item->search_text);
   g_clear_pointer (&item->date, g_date_time_unref);
   g_free (item);
 }
@@ -315,11 +318,34 @@ lwn_feed_item_get_summary_markup (LwnFeedItem *item)
 }
 
 /**
+ * lwn_feed_item_get_search_text:
+ * @item: an item
+ *
+ * The title, author and summary, folded for lwn_search_query_matches().
+ * Computed like lwn_feed_item_get_summary(), so that a search never folds
+ * on the main thread.
+ *
+ * Returns: (transfer none): the folded text
+ */
+const char *
+lwn_feed_item_get_search_text (LwnFeedItem *item)
+{
+  if (item->search_text == NULL)
+    {
+      g_autofree char *text = g_strjoin ("\n", item->title, item->author != NULL ? item->author : "",
+                                         lwn_feed_item_get_summary (item), NULL);
+
+      item->search_text = lwn_search_fold (text);
+    }
+  return item->search_text;
+}
+
+/**
  * lwn_feed_prepare_display:
  * @feed: a feed that no other thread uses yet
  *
- * Computes the text every view shows of each item, so that the main thread
- * never converts HTML. Call it in the worker that built @feed, before the
+ * Computes the text every view shows or searches of each item, so that the
+ * main thread never converts HTML nor folds text. Call it in the worker that built @feed, before the
  * feed is handed over.
  */
 void
@@ -331,5 +357,6 @@ lwn_feed_prepare_display (LwnFeed *feed)
 
       lwn_feed_item_get_summary (item);
       lwn_feed_item_get_summary_markup (item);
+      lwn_feed_item_get_search_text (item);
     }
 }

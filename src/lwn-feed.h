@@ -35,6 +35,7 @@ gboolean     lwn_feed_item_get_paywalled   (const LwnFeedItem *item);
 gboolean     lwn_feed_item_is_security_list (const LwnFeedItem *item);
 const char  *lwn_feed_item_get_summary     (LwnFeedItem *item);
 const char  *lwn_feed_item_get_summary_markup (LwnFeedItem *item);
+const char  *lwn_feed_item_get_search_text (LwnFeedItem *item);
 
 /* Feeds */
 LwnFeed     *lwn_feed_new                  (const char *title,

@@ -16,6 +16,7 @@
  * characters of summary or so. */
 #define FIRST_ROWS 3    /* made at once for a new model */
 #define MORE_ROWS 4     /* asked for at a time when the rows end too soon */
+#define SEARCH_ROWS 12  /* shown at once for a new search: about a screen */
 #define STEP_ROWS 6     /* at most per step… */
 #define STEP_CHARS 4000 /* …and this much markup… */
 #define STEP_USEC 3000  /* …and this long */
@@ -30,6 +31,10 @@ struct _LwnHeadlineList
   /* The rows of the first rows->len headlines, by position; NULL for one
    * not made yet. */
   GPtrArray *rows;
+  /* Only the matching headlines above this position show, and each has its
+   * row or soon will. Rows made further down wait, hidden: a search starts
+   * again from the top with a screenful, whatever an earlier one made. */
+  guint reach;
   guint fill_id;
   gboolean to_end; /* End was pressed before the last row was made */
   GtkAdjustment *vadjustment;
@@ -42,8 +47,6 @@ struct _LwnHeadlineList
   LwnSearchQuery *query; /* NULL: no search */
   GArray *matching;
   guint n_matching;
-  guint prepare_id;
-  guint prepared;      /* headlines whose folded text is made, from the top */
   gboolean subscriber; /* for the rows: see lwn_headline_row_set_subscriber() */
 };
 
@@ -66,12 +69,26 @@ is_match (LwnHeadlineList *self,
   return position < self->matching->len && g_array_index (self->matching, gboolean, position);
 }
 
-/* Once per search and per feed: the folded text of each headline is made
- * once, at its first search. */
+/* Whether the headline at @position shows, once it has its row. */
+static gboolean
+is_shown (LwnHeadlineList *self,
+          guint position)
+{
+  return position < self->reach && is_match (self, position);
+}
+
+static guint
+n_headlines (LwnHeadlineList *self)
+{
+  return self->headlines != NULL ? g_list_model_get_n_items (self->headlines) : 0;
+}
+
+/* Once per search and per feed; the folded text is the worker's
+ * (lwn_feed_prepare_display()). */
 static void
 find_matches (LwnHeadlineList *self)
 {
-  guint n = self->headlines != NULL ? g_list_model_get_n_items (self->headlines) : 0;
+  guint n = n_headlines (self);
   gboolean all = self->query == NULL || lwn_search_query_is_empty (self->query);
 
   g_array_set_size (self->matching, n);
@@ -79,7 +96,7 @@ find_matches (LwnHeadlineList *self)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (LwnHeadline) headline = all ? NULL : g_list_model_get_item (self->headlines, i);
-      gboolean match = all || lwn_search_query_matches (self->query, lwn_headline_get_search_text (headline));
+      gboolean match = all || lwn_search_query_matches (self->query, lwn_feed_item_get_search_text (lwn_headline_get_item (headline)));
 
       g_array_index (self->matching, gboolean, i) = match;
       self->n_matching += match;
@@ -87,24 +104,42 @@ find_matches (LwnHeadlineList *self)
 }
 
 /* GtkListBox asks for every row at each invalidation: the rows that show
- * take the search's highlights then. */
+ * take the search's highlights then, and only they. */
 static gboolean
 filter_row (GtkListBoxRow *row,
             gpointer user_data)
 {
   LwnHeadlineList *self = user_data;
   LwnHeadlineRow *headline_row = LWN_HEADLINE_ROW (row);
-  gboolean match = is_match (self, lwn_headline_row_get_position (headline_row));
+  gboolean shown = is_shown (self, lwn_headline_row_get_position (headline_row));
 
-  if (match)
+  if (shown)
     lwn_headline_row_set_query (headline_row, self->query);
-  return match;
+  return shown;
 }
 
-static guint
-n_headlines (LwnHeadlineList *self)
+/* Moves the reach down past @more matching headlines, or to the end;
+ * returns whether rows made there earlier are to show now (the caller
+ * invalidates the filter). */
+static gboolean
+extend_reach (LwnHeadlineList *self,
+              guint more)
 {
-  return self->headlines != NULL ? g_list_model_get_n_items (self->headlines) : 0;
+  guint n = n_headlines (self);
+  gboolean reveals = FALSE;
+
+  while (self->reach < n && more > 0)
+    {
+      guint position = self->reach++;
+
+      if (!is_match (self, position))
+        continue;
+      more--;
+      reveals |= position < self->rows->len && row_at (self, position) != NULL;
+    }
+  if (self->rows->len < self->reach)
+    g_ptr_array_set_size (self->rows, self->reach);
+  return reveals;
 }
 
 /* Rows sort by where their headline is in the feed. */
@@ -196,7 +231,7 @@ anchor_restore (LwnHeadlineList *self)
 static gboolean
 has_made_match (LwnHeadlineList *self)
 {
-  for (guint i = 0; i < self->rows->len; i++)
+  for (guint i = 0; i < self->reach; i++)
     {
       if (row_at (self, i) != NULL && is_match (self, i))
         return TRUE;
@@ -204,10 +239,11 @@ has_made_match (LwnHeadlineList *self)
   return FALSE;
 }
 
+/* Whether a headline that should show has no row yet. */
 static gboolean
 has_holes (LwnHeadlineList *self)
 {
-  for (guint i = 0; i < self->rows->len; i++)
+  for (guint i = 0; i < self->reach; i++)
     {
       if (row_at (self, i) == NULL && is_match (self, i))
         return TRUE;
@@ -241,7 +277,7 @@ fill_rows (LwnHeadlineList *self,
   gsize chars = 0;
   guint made = 0;
 
-  for (guint i = 0; i < self->rows->len; i++)
+  for (guint i = 0; i < self->reach; i++)
     {
       g_autoptr (LwnHeadline) headline = NULL;
       LwnFeedItem *item;
@@ -282,15 +318,26 @@ finish_end (LwnHeadlineList *self)
     g_signal_emit_by_name (self, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
 }
 
+/* Whether the rows should reach further down: to the end after End, else
+ * while they end too soon for what shows. */
+static gboolean
+wants_reach (LwnHeadlineList *self)
+{
+  return self->reach < n_headlines (self) && (self->to_end || needs_more_rows (self));
+}
+
 static gboolean
 fill_idle_cb (gpointer user_data)
 {
   LwnHeadlineList *self = user_data;
+  guint reach = self->reach;
 
   self->fill_id = 0;
+  if (!has_holes (self) && wants_reach (self) && extend_reach (self, self->to_end ? G_MAXUINT : MORE_ROWS))
+    gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
   /* The next step waits for this one's layout (size_allocate); with no row
-   * to make, the list may have been laid out meanwhile. */
-  if (fill_rows (self, STEP_ROWS) > 0)
+   * to make or show, the list may have been laid out meanwhile. */
+  if (fill_rows (self, STEP_ROWS) > 0 || self->reach != reach)
     return G_SOURCE_REMOVE;
   if (self->to_end)
     finish_end (self);
@@ -300,20 +347,15 @@ fill_idle_cb (gpointer user_data)
 }
 
 /* Asks for the next step if rows are missing, or if the rows end too soon
- * for what shows and more headlines are there. */
+ * for what shows and more headlines are there. Called during layout, it
+ * changes no widget: the step does. */
 static void
 schedule_fill (LwnHeadlineList *self)
 {
-  guint n = n_headlines (self);
-
-  if (self->fill_id != 0 || self->rows == NULL)
+  if (self->fill_id != 0 || self->headlines == NULL)
     return;
-  if (!has_holes (self) && !self->to_end)
-    {
-      if (self->rows->len >= n || !needs_more_rows (self))
-        return;
-      g_ptr_array_set_size (self->rows, MIN (n, self->rows->len + MORE_ROWS));
-    }
+  if (!has_holes (self) && !wants_reach (self) && !self->to_end)
+    return;
   self->fill_id = g_idle_add_full (G_PRIORITY_LOW, fill_idle_cb, self, NULL);
 }
 
@@ -347,7 +389,7 @@ static void
 focus_near (LwnHeadlineList *self,
             guint position)
 {
-  for (guint i = MIN (position + 1, self->rows->len); i > 0; i--)
+  for (guint i = MIN (position + 1, self->reach); i > 0; i--)
     {
       if (row_at (self, i - 1) != NULL && is_match (self, i - 1))
         {
@@ -372,7 +414,7 @@ update_rows (LwnHeadlineList *self)
   LwnHeadlineRow *focused = focused_row (self);
   guint focused_position = focused != NULL ? lwn_headline_row_get_position (focused) : 0;
   guint wanted = self->rows->len;
-  gboolean searching = self->query != NULL;
+  guint reach = self->reach;
   gboolean had_focus = focused != NULL;
   guint kept = 0;
   guint last = 0;
@@ -391,10 +433,11 @@ update_rows (LwnHeadlineList *self)
         g_hash_table_insert (by_id, (gpointer) id, row);
     }
 
-  wanted = MAX (wanted, rows_to_reach (self->headlines, n, focused));
+  reach = MAX (reach, rows_to_reach (self->headlines, n, focused));
   if (self->anchor != NULL)
-    wanted = MAX (wanted, rows_to_reach (self->headlines, n, LWN_HEADLINE_ROW (self->anchor)));
-  wanted = MIN (wanted, n);
+    reach = MAX (reach, rows_to_reach (self->headlines, n, LWN_HEADLINE_ROW (self->anchor)));
+  reach = MIN (reach, n);
+  wanted = MIN (MAX (wanted, reach), n);
 
   rows = g_ptr_array_new_full (wanted, NULL);
   for (guint i = 0; i < wanted; i++)
@@ -422,12 +465,14 @@ update_rows (LwnHeadlineList *self)
     gtk_widget_destroy (g_ptr_array_index (gone, i));
   g_ptr_array_unref (self->rows);
   self->rows = g_steal_pointer (&rows);
+  self->reach = reach;
   if (kept == 0)
     {
       /* A feed all new: from the top, as when the window opens. */
       g_clear_object (&self->anchor);
       self->to_end = FALSE;
       g_ptr_array_set_size (self->rows, MIN (n, FIRST_ROWS));
+      self->reach = self->rows->len;
       if (self->vadjustment != NULL)
         gtk_adjustment_set_value (self->vadjustment, 0);
       /* Never "No headlines" for a moment; the rest in the next steps. */
@@ -435,8 +480,9 @@ update_rows (LwnHeadlineList *self)
     }
   if (reorder)
     gtk_list_box_invalidate_sort (GTK_LIST_BOX (self));
-  /* The kept rows' headlines may match the search or not now. */
-  if (searching)
+  /* The kept rows' headlines may match the search or not now, and may have
+   * moved out of the reach or into it. */
+  if (kept > 0)
     gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
 
   /* The focused row went, or no longer matches: the focus goes to the one
@@ -603,10 +649,9 @@ lwn_headline_list_move_cursor (GtkListBox *list_box,
   guint n = n_headlines (self);
 
   self->to_end = FALSE;
-  if (step == GTK_MOVEMENT_BUFFER_ENDS && count > 0 && (self->rows->len < n || has_holes (self)))
+  if (step == GTK_MOVEMENT_BUFFER_ENDS && count > 0 && (self->reach < n || has_holes (self)))
     {
       self->to_end = TRUE;
-      g_ptr_array_set_size (self->rows, n);
       schedule_fill (self);
     }
   GTK_LIST_BOX_CLASS (lwn_headline_list_parent_class)->move_cursor (list_box, step, count);
@@ -679,7 +724,6 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
   if (self->headlines != NULL)
     g_signal_handlers_disconnect_by_data (self->headlines, self);
   g_clear_handle_id (&self->fill_id, g_source_remove);
-  g_clear_handle_id (&self->prepare_id, g_source_remove);
   g_clear_object (&self->anchor);
   g_set_object (&self->headlines, headlines);
   if (headlines != NULL)
@@ -692,6 +736,7 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
     {
       /* The rows stay until the list goes; they only stop following. */
       g_ptr_array_set_size (self->rows, 0);
+      self->reach = 0;
       find_matches (self);
     }
 }
@@ -722,6 +767,10 @@ lwn_headline_list_set_search (LwnHeadlineList *self,
   find_matches (self);
   g_clear_object (&self->anchor);
   self->to_end = FALSE;
+  /* From the top again, a screenful at first: showing every row an earlier
+   * search made would cost the keystroke a layout of them all. */
+  self->reach = 0;
+  extend_reach (self, SEARCH_ROWS);
   gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
   if (self->vadjustment != NULL)
     gtk_adjustment_set_value (self->vadjustment, 0);
@@ -730,41 +779,6 @@ lwn_headline_list_set_search (LwnHeadlineList *self,
     fill_rows (self, 1);
   schedule_fill (self);
   return self->n_matching;
-}
-
-static gboolean
-prepare_idle_cb (gpointer user_data)
-{
-  LwnHeadlineList *self = user_data;
-  gint64 start = g_get_monotonic_time ();
-  guint n = n_headlines (self);
-
-  while (self->prepared < n && g_get_monotonic_time () - start < STEP_USEC)
-    {
-      g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, self->prepared++);
-
-      lwn_headline_get_search_text (headline);
-    }
-  if (self->prepared < n)
-    return G_SOURCE_CONTINUE;
-  self->prepare_id = 0;
-  return G_SOURCE_REMOVE;
-}
-
-/**
- * lwn_headline_list_prepare_search:
- *
- * Makes the headlines' folded text in small idle steps, so that the first
- * keystroke of a search does not pay for all of them at once.
- */
-void
-lwn_headline_list_prepare_search (LwnHeadlineList *self)
-{
-  g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
-
-  self->prepared = 0;
-  if (self->prepare_id == 0 && self->headlines != NULL)
-    self->prepare_id = g_idle_add_full (G_PRIORITY_LOW, prepare_idle_cb, self, NULL);
 }
 
 /**
@@ -790,7 +804,7 @@ lwn_headline_list_get_first_match (LwnHeadlineList *self)
 {
   g_return_val_if_fail (LWN_IS_HEADLINE_LIST (self), NULL);
 
-  for (guint i = 0; i < self->rows->len; i++)
+  for (guint i = 0; i < self->reach; i++)
     {
       if (row_at (self, i) != NULL && is_match (self, i))
         return row_at (self, i);

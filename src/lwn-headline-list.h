@@ -19,7 +19,6 @@ void            lwn_headline_list_set_subscriber  (LwnHeadlineList *self,
 guint           lwn_headline_list_set_search      (LwnHeadlineList *self,
                                                    const char      *text);
 guint           lwn_headline_list_get_n_matching  (LwnHeadlineList *self);
-void            lwn_headline_list_prepare_search  (LwnHeadlineList *self);
 LwnHeadlineRow *lwn_headline_list_get_first_match (LwnHeadlineList *self);
 /* clang-format on */
 

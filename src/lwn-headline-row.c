@@ -92,7 +92,9 @@ show_title (LwnHeadlineRow *self)
   g_autofree char *markup = lwn_headline_get_unread (self->headline) ? g_strdup_printf ("<b>%s</b>", escaped)
                                                                      : g_strdup (escaped);
 
-  gtk_label_set_markup (self->title, markup);
+  /* A search's next letter often leaves a title as it was: no new layout. */
+  if (g_strcmp0 (gtk_label_get_label (self->title), markup) != 0)
+    gtk_label_set_markup (self->title, markup);
 }
 
 static void

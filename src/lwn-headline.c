@@ -7,7 +7,6 @@
 #include <glib/gi18n.h>
 
 #include "lwn-headline.h"
-#include "lwn-search.h"
 
 struct _LwnHeadline
 {
@@ -15,7 +14,6 @@ struct _LwnHeadline
 
   LwnFeedItem *item;
   gboolean unread;
-  char *search_text; /* folded, made at the first search */
   gboolean reminder;
 };
 
@@ -37,7 +35,6 @@ lwn_headline_finalize (GObject *object)
   LwnHeadline *self = LWN_HEADLINE (object);
 
   g_clear_pointer (&self->item, lwn_feed_item_unref);
-  g_free (self->search_text);
 
   G_OBJECT_CLASS (lwn_headline_parent_class)->finalize (object);
 }
@@ -343,36 +340,17 @@ lwn_headline_dup_details (LwnHeadline *self,
         {
           g_autoptr (GDateTime) local = g_date_time_to_local (free_on);
           /* Translators: a day, see the strftime() manual; e.g. "13 July". */
-          g_autofree char *day = g_date_time_format (local, _ ("%-d %B"));
+          g_autofree char *formatted = g_date_time_format (local, _ ("%-d %B"));
+          g_autoptr (GString) day = g_string_new (formatted);
 
+          /* A line may break before the day, never inside it. */
+          g_string_replace (day, " ", "\u00a0", 0);
           /* Translators: %s is a day, e.g. "13 July": LWN opens its articles to everyone a week after publication. */
-          g_ptr_array_add (parts, g_strdup_printf (_ ("Subscribers only — free on %s"), day));
+          g_ptr_array_add (parts, g_strdup_printf (_ ("Subscribers only — free on %s"), day->str));
         }
     }
 
   g_ptr_array_add (parts, NULL);
   /* Translators: the separator between the age, the author and the access of a headline. */
   return g_strjoinv (_ (" · "), (char **) parts->pdata);
-}
-
-/**
- * lwn_headline_get_search_text:
- *
- * Returns: the title, author and summary text, folded for
- *   lwn_search_query_matches(); made once, at the first call
- */
-const char *
-lwn_headline_get_search_text (LwnHeadline *self)
-{
-  g_return_val_if_fail (LWN_IS_HEADLINE (self), NULL);
-
-  if (self->search_text == NULL)
-    {
-      const char *author = lwn_feed_item_get_author (self->item);
-      g_autofree char *text = g_strjoin ("\n", lwn_feed_item_get_title (self->item), author != NULL ? author : "",
-                                         lwn_feed_item_get_summary (self->item), NULL);
-
-      self->search_text = lwn_search_fold (text);
-    }
-  return self->search_text;
 }

@@ -22,7 +22,6 @@ const char  *lwn_headline_get_id     (LwnHeadline *self);
 const char  *lwn_headline_get_title  (LwnHeadline *self);
 const char  *lwn_headline_get_url    (LwnHeadline *self);
 gboolean     lwn_headline_get_unread (LwnHeadline *self);
-const char  *lwn_headline_get_search_text (LwnHeadline *self);
 void         lwn_headline_set_unread (LwnHeadline *self,
                                       gboolean     unread);
 gboolean     lwn_headline_get_reminder (LwnHeadline *self);

@@ -148,10 +148,7 @@ search_mode_changed_cb (GtkSearchBar *bar,
                         LwnHeadlinesWindow *self)
 {
   if (gtk_search_bar_get_search_mode (bar))
-    {
-      lwn_headline_list_prepare_search (self->list_box);
-      return;
-    }
+    return;
   /* Closed: every headline again, and the focus back in the list. */
   gtk_entry_set_text (GTK_ENTRY (self->search_entry), "");
   search_changed_cb (self->search_entry, self);

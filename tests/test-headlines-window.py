@@ -613,6 +613,44 @@ def test_search(s):
     assert_healthy(applet)
 
 
+def test_search_large(s):
+    """In a 1,200-item feed, a search whose one match is the last headline finds it, and
+    the search cleared again shows the first headlines with rows for about a screen, not
+    for every headline the search went through; the match shows again at once."""
+    items = plain_items(1199, 959001) + [e2e.headline(960200, "The zebra at the end")]
+    s.server.set_items(items)
+    applet = s.start()
+    app = s.application(applet)
+    applet.menu().click(SHOW_HEADLINES)
+    window = wait_window(app)
+    atspi.wait_for(lambda: row_names(window)[:3] == [item["title"] + UNREAD for item in items[:3]], "the first rows")
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_row(tracker, rows(window)[0])
+
+    s.a11y.key("f", ("Control",))
+    entry = atspi.wait_for(lambda: search_entry(window), "the search entry")
+    tracker.wait_focus(lambda node: node == entry, "the focus in the search entry")
+    zebra = [items[-1]["title"] + UNREAD]
+    s.a11y.type_text("zebra")
+    atspi.wait_for(lambda: shown_row_names(window) == zebra, "the last headline, the one match")
+    atspi.wait_for(lambda: entry.description == "1 headline", "the count in the entry's description")
+
+    for _ in "zebra":
+        s.a11y.key("BackSpace")
+    first = [item["title"] + UNREAD for item in items[:3]]
+    atspi.wait_for(lambda: shown_row_names(window)[:3] == first, "the first headlines again")
+    time.sleep(SETTLE * 3)
+    made = len(rows(window))
+    assert made < 100, "%d rows made for a window that shows a few" % made
+    assert items[-1]["title"] + UNREAD not in shown_row_names(window), "the last headline shows at the top"
+
+    s.a11y.type_text("zebra")
+    atspi.wait_for(lambda: shown_row_names(window) == zebra, "the match again")
+    assert len(rows(window)) == made, "%d rows for the same search, %d before" % (len(rows(window)), made)
+    tracker.close()
+    assert_healthy(applet)
+
+
 def background_bar(window):
     """The message that the applet runs on, when it shows."""
     return [
@@ -716,6 +754,7 @@ TESTS = [
     ("ages move on in an open window", test_ages_move_on),
     ("without a tray, the first close says the applet runs on, once", test_no_tray_close_tells_once),
     ("search: filter as one types, count, no match, a refresh, Enter, Escape", test_search),
+    ("search a 1,200-item feed for its last headline, then clear it", test_search_large),
 ]
 
 

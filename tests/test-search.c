@@ -7,6 +7,7 @@
 
 #include <pango/pango.h>
 
+#include "lwn-feed.h"
 #include "lwn-search.h"
 
 static gboolean
@@ -95,6 +96,41 @@ test_empty_query (void)
   }
 }
 
+/* An item's searchable text: its title, author and summary (not the
+ * description's markup), made by lwn_feed_prepare_display() in the worker. */
+static void
+test_item_search_text (void)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  g_autoptr (LwnFeed) feed = NULL;
+  g_autoptr (LwnSearchQuery) by_author = lwn_search_query_new ("corbet");
+  g_autoptr (LwnSearchQuery) by_summary = lwn_search_query_new ("ECOLE workqueues");
+  g_autoptr (LwnSearchQuery) by_markup = lwn_search_query_new ("href");
+  LwnFeedItem *item;
+  const char *text;
+
+  g_ptr_array_add (items, lwn_feed_item_new ("1", "Kernel Über-news", "https://lwn.net/Articles/1/", "https://lwn.net/Articles/1/",
+                                             "Jonathan Corbet",
+                                             "<p>On <a href=\"https://lwn.net/x\">workqueues</a> at the École.</p>", NULL,
+                                             FALSE));
+  g_ptr_array_add (items, lwn_feed_item_new ("2", "No author", NULL, NULL, NULL, NULL, NULL, FALSE));
+  feed = lwn_feed_new ("Feed", NULL, 0, g_steal_pointer (&items));
+  lwn_feed_prepare_display (feed);
+
+  item = lwn_feed_get_item (feed, 0);
+  text = lwn_feed_item_get_search_text (item);
+  g_assert_nonnull (strstr (text, "kernel uber-news"));
+  g_assert_true (lwn_search_query_matches (by_author, text));
+  g_assert_true (lwn_search_query_matches (by_summary, text));
+  g_assert_false (lwn_search_query_matches (by_markup, text));
+  /* Made once: the same string at every call. */
+  g_assert_true (lwn_feed_item_get_search_text (item) == text);
+
+  text = lwn_feed_item_get_search_text (lwn_feed_get_item (feed, 1));
+  g_assert_nonnull (strstr (text, "no author"));
+  g_assert_false (lwn_search_query_matches (by_author, text));
+}
+
 static void
 test_highlight (void)
 {
@@ -138,6 +174,7 @@ main (int argc,
   g_test_add_func ("/search/matches", test_matches);
   g_test_add_func ("/search/empty-query", test_empty_query);
   g_test_add_func ("/search/highlight", test_highlight);
+  g_test_add_func ("/search/item-search-text", test_item_search_text);
 
   return g_test_run ();
 }
