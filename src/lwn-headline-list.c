@@ -330,14 +330,16 @@ static gboolean
 fill_idle_cb (gpointer user_data)
 {
   LwnHeadlineList *self = user_data;
-  guint reach = self->reach;
+  gboolean revealed = FALSE;
 
   self->fill_id = 0;
-  if (!has_holes (self) && wants_reach (self) && extend_reach (self, self->to_end ? G_MAXUINT : MORE_ROWS))
+  if (!has_holes (self) && wants_reach (self))
+    revealed = extend_reach (self, self->to_end ? G_MAXUINT : MORE_ROWS);
+  if (revealed)
     gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
   /* The next step waits for this one's layout (size_allocate); with no row
    * to make or show, the list may have been laid out meanwhile. */
-  if (fill_rows (self, STEP_ROWS) > 0 || self->reach != reach)
+  if (fill_rows (self, STEP_ROWS) > 0 || revealed)
     return G_SOURCE_REMOVE;
   if (self->to_end)
     finish_end (self);
