@@ -123,7 +123,7 @@ div() {
 # --- the private session ---------------------------------------------------------
 
 # The applet as `meson devenv` runs it from the build tree (icons/ and data/meson.build).
-XDG_DATA_DIRS=$PWD:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
+XDG_DATA_DIRS=${XDG_DATA_DIRS:-/usr/local/share:/usr/share}:$PWD
 export XDG_DATA_DIRS
 bench_start_session
 

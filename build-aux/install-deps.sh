@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs, on Debian 12, the packages lwn-tray needs, skipping the apt
-# round-trip when all of them are already there.
+# Installs, on Debian 12 or 13, the packages lwn-tray needs, skipping the apt
+# round-trip when all of them are already there. Every name is one that both
+# releases carry (no version in a name), and every program that the build,
+# its install step or a test runs comes from a package listed here.
 #
 # Usage: build-aux/install-deps.sh [--test] [--deb]
 #   (none)   what building and running it need (build-aux/run.sh)
@@ -10,10 +12,15 @@
 #            (build-aux/build-deb.sh; its build dependencies come from debian/control)
 set -eu
 
+# librsvg2-common is GTK's SVG loader: the applet's icons and Adwaita's
+# (SVG only from Debian 13 on) need it. libglib2.0-bin and
+# gtk-update-icon-cache are the install step's glib-compile-schemas and
+# gtk-update-icon-cache.
 build_packages="
   build-essential meson ninja-build pkg-config gettext
   libglib2.0-dev libgtk-3-dev libayatana-appindicator3-dev libnotify-dev
   libcurl4-openssl-dev libxml2-dev libjson-glib-dev
+  libglib2.0-bin gtk-update-icon-cache librsvg2-common
   glib-networking gsettings-desktop-schemas ca-certificates
 "
 test_packages="
@@ -21,7 +28,8 @@ test_packages="
   python3 python3-dbus python3-dbusmock python3-gi openssl time curl
   at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils appstream librsvg2-bin groff-base
-  clang libclang-rt-14-dev clang-format
+  clang libclang-rt-dev clang-format
+  debootstrap
 "
 deb_packages="
   dpkg-dev debhelper lintian

@@ -15,5 +15,5 @@ sh build-aux/configure.sh build >&2
 # alone, and a Ctrl-C kills the applet a quarter of a second later, shut down
 # or not.
 export GSETTINGS_SCHEMA_DIR="$PWD/build/data"
-export XDG_DATA_DIRS="$PWD:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
+export XDG_DATA_DIRS="${XDG_DATA_DIRS:-/usr/local/share:/usr/share}:$PWD"
 exec build/src/lwn-tray "$@"

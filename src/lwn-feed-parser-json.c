@@ -243,6 +243,92 @@ parse_item (LwnFeedBuilder *builder,
   lwn_feed_builder_add_item (builder, &draft);
 }
 
+/* The code unit of the escape "\uXXXX" at @p, or -1 when @p holds no such escape. */
+static int
+escaped_code_unit (const char *p,
+                   const char *end)
+{
+  int unit = 0;
+
+  if (end - p < 6 || p[0] != '\\' || p[1] != 'u')
+    return -1;
+  for (int i = 2; i < 6; i++)
+    {
+      int digit = g_ascii_xdigit_value (p[i]);
+
+      if (digit < 0)
+        return -1;
+      unit = unit * 16 + digit;
+    }
+
+  return unit;
+}
+
+/* RFC 8259 (section 8.2) leaves an escaped lone surrogate ("\ud83d" without
+ * its pair) to the parser, and json-glib changed its mind: 1.6 (Debian 12)
+ * decodes it to bytes that are not UTF-8, 1.10 (Debian 13) refuses the whole
+ * document. A browser's JSON.parse takes it, and one bad character must not
+ * cost the reader every other headline, so each lone surrogate becomes the
+ * replacement character U+FFFD before json-glib sees the text. The escape
+ * "\ufffd" is as long as the one it replaces, so json-glib's line and column
+ * numbers in an error still point into the document as served.
+ *
+ * Returns: (transfer full) (nullable): a repaired copy of @data, or %NULL
+ *   when it holds no lone surrogate */
+static char *
+dup_without_lone_surrogates (const char *data,
+                             gsize size)
+{
+  const char *end = data + size;
+  char *copy = NULL;
+  gboolean in_string = FALSE;
+
+  for (const char *p = data; p < end; p++)
+    {
+      int unit;
+
+      if (!in_string)
+        {
+          in_string = *p == '"';
+          continue;
+        }
+      if (*p == '"')
+        {
+          in_string = FALSE;
+          continue;
+        }
+      if (*p != '\\')
+        continue;
+
+      unit = escaped_code_unit (p, end);
+      if (unit < 0xD800 || unit > 0xDFFF)
+        {
+          /* Any other escape: skip the character it escapes. */
+          p++;
+          continue;
+        }
+
+      if (unit <= 0xDBFF)
+        {
+          int next = escaped_code_unit (p + 6, end);
+
+          if (next >= 0xDC00 && next <= 0xDFFF)
+            {
+              /* A proper pair: skip both escapes. */
+              p += 11;
+              continue;
+            }
+        }
+
+      if (copy == NULL)
+        copy = g_memdup2 (data, size);
+      memcpy (copy + (p - data), "\\ufffd", 6);
+      p += 5;
+    }
+
+  return copy;
+}
+
 /**
  * lwn_feed_parser_parse_json:
  * @body: the document
@@ -260,6 +346,7 @@ lwn_feed_parser_parse_json (GBytes *body,
   g_autoptr (GError) json_error = NULL;
   g_autofree char *version = NULL;
   g_autofree char *home_page = NULL;
+  g_autofree char *repaired = NULL;
   LwnFeedBuilder builder;
   JsonNode *root;
   JsonObject *object;
@@ -287,6 +374,10 @@ lwn_feed_parser_parse_json (GBytes *body,
                    _ ("JSON error: nested deeper than %d levels"), MAX_JSON_DEPTH);
       return NULL;
     }
+
+  repaired = dup_without_lone_surrogates (data, size);
+  if (repaired != NULL)
+    data = repaired;
 
   if (!json_parser_load_from_data (parser, data, (gssize) size, &json_error))
     {

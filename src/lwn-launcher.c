@@ -13,6 +13,10 @@
 #include "lwn-launcher.h"
 #include "lwn-url.h"
 
+/* A data address, not the function's: ISO C has no conversion between a
+ * function pointer and the gpointer that GTask keeps. */
+static char open_source_tag;
+
 struct _LwnLauncher
 {
   GObject parent_instance;
@@ -184,7 +188,7 @@ lwn_launcher_open_async (LwnLauncher *self,
   g_return_if_fail (url != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, lwn_launcher_open_async);
+  g_task_set_source_tag (task, &open_source_tag);
 
   /* The last line of defence: nothing but http(s) ever reaches a launch. */
   if (!lwn_url_is_launchable (url))
@@ -212,6 +216,7 @@ lwn_launcher_open_finish (LwnLauncher *self,
                           GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_async_result_is_tagged (result, &open_source_tag), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -266,7 +266,16 @@ do_show (LwnNotifyThread *self,
 
   notify_notification_clear_hints (notification);
   notify_notification_clear_actions (notification);
+#if NOTIFY_CHECK_VERSION(0, 8, 4)
+  /* From libnotify 0.8.4 (Debian 13) on, the icon given to update() goes out
+   * as the "image-path" hint, a picture of the notification's own, and the
+   * application's icon has a call of its own. Before, the icon given to
+   * update() was the application's icon. */
+  notify_notification_set_app_icon (notification, self->icon_name);
+  notify_notification_update (notification, summary, request->body, NULL);
+#else
   notify_notification_update (notification, summary, request->body, self->icon_name);
+#endif
   /* Set here, libnotify does not look for the application's id on the main thread's objects. */
   notify_notification_set_hint_string (notification, "desktop-entry", request->desktop_entry);
   if (request->category != NULL)

@@ -53,12 +53,22 @@ parse_reference (const char *base,
   /* With no usable base, only an absolute reference means anything. */
   uri = g_uri_parse_relative (base_uri, clean, G_URI_FLAGS_ENCODED, NULL);
 
-  /* Removing dot segments can leave a path starting with "//" and no
-   * authority ("s:/.//x" becomes "s://x"), which no URI can express
-   * (https://www.rfc-editor.org/rfc/rfc3986#section-3.3) and which
-   * g_uri_to_string() refuses with a critical. */
+  /* Removing dot segments can leave a path that starts with "//" and no
+   * authority: "s:/.//x" would become "s://x", where "x" reads as a host
+   * (https://www.rfc-editor.org/rfc/rfc3986#section-3.3), and GLib 2.74's
+   * g_uri_to_string() refuses such a path with a critical. The WHATWG URL
+   * standard (https://url.spec.whatwg.org/#url-serializing) and GLib 2.84
+   * keep "/." in front of the path instead, which keeps its meaning; this
+   * does the same whichever GLib runs. */
   if (uri != NULL && g_uri_get_host (uri) == NULL && g_str_has_prefix (g_uri_get_path (uri), "//"))
-    g_clear_pointer (&uri, g_uri_unref);
+    {
+      g_autofree char *path = g_strconcat ("/.", g_uri_get_path (uri), NULL);
+      GUri *kept = g_uri_build (g_uri_get_flags (uri), g_uri_get_scheme (uri), NULL, NULL, -1, path,
+                                g_uri_get_query (uri), g_uri_get_fragment (uri));
+
+      g_uri_unref (uri);
+      uri = kept;
+    }
 
   return uri;
 }

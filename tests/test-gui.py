@@ -4,6 +4,7 @@
 notification daemon and a local feed server, and checks its tray item, menu,
 notifications, refreshes, persisted state and exit codes as a user would see them."""
 
+import glob
 import os
 import re
 import signal
@@ -588,6 +589,46 @@ def test_quit_with_windows_open(s):
     assert_clean_exit(applet, applet.stop(signal.SIGTERM, QUIT_TIMEOUT), "SIGTERM")
 
 
+def loaders_without_svg(path):
+    """Writes a gdk-pixbuf loaders cache without the SVG loader, as on a system
+    without librsvg2-common, and returns its path."""
+    system = glob.glob("/usr/lib/*/gdk-pixbuf-2.0/2.10.0/loaders.cache") + glob.glob(
+        "/usr/lib/gdk-pixbuf-2.0/2.10.0/loaders.cache"
+    )
+    assert system, "no gdk-pixbuf loaders cache found"
+    with open(system[0]) as cache:
+        entries = cache.read().split("\n\n")
+    with open(path, "w") as cache:
+        cache.write("\n\n".join(entry for entry in entries if "svg" not in entry.lower()))
+    return path
+
+
+def test_missing_icons(s):
+    """With an icon theme that has none of the windows' icons and no SVG loader,
+    the headlines and preferences windows open and the applet goes on: GTK shows
+    its image-missing icon, which must stay reachable. GTK 3.24.49 (Debian 13)
+    aborts the whole process when not even that icon loads."""
+    theme = os.path.join(s.dirs["XDG_DATA_HOME"], "icons", "Empty")
+    os.makedirs(theme)
+    with open(os.path.join(theme, "index.theme"), "w") as index:
+        index.write("[Icon Theme]\nName=Empty\nComment=No icons at all\nDirectories=\n")
+    settings = os.path.join(s.dirs["XDG_CONFIG_HOME"], "gtk-3.0")
+    os.makedirs(settings)
+    with open(os.path.join(settings, "settings.ini"), "w") as ini:
+        ini.write("[Settings]\ngtk-icon-theme-name=Empty\n")
+    s.env["GDK_PIXBUF_MODULE_FILE"] = loaders_without_svg(s.path("loaders.cache"))
+
+    items = [current(937036)]
+    applet, menu = start_loaded(s, items)
+    open_windows(applet, menu)
+    # A window's icons are loaded as it is drawn, a frame or two after it is made.
+    time.sleep(1.0)
+    applet.assert_alive()
+    menu.click("Quit")
+    code = applet.wait_exit(QUIT_TIMEOUT)
+    assert code == 0, "lwn-tray exited with %r\n%s" % (code, applet.log())
+
+
 NM_NAME = "org.freedesktop.NetworkManager"
 # Owns a name on the bus it is given and never reads a message, so that no call
 # to it is ever answered: a NetworkManager that hangs, as one may at login.
@@ -603,14 +644,16 @@ sys.stdin.read()
 NM_GRACE = 10.0
 # lwn-tray.c's HOST_CHECK_SECONDS: how long a present host has to take the icon.
 HOST_CHECK_SECONDS = 4
-# How long the menu may take to answer, even while the monitor is being made.
-LAYOUT_BOUND = 0.050 * e2e.SLOWDOWN
+# A main thread held by the monitor would not answer for NetworkManager's whole
+# 25 s timeout; an answer within this many seconds means it was not held. How
+# quickly the menu answers is a figure for bench/, not a bound for this test.
+ANSWER_TIMEOUT = 5.0
 
 
 def test_network_monitor_hangs(s):
     """A NetworkManager that never answers on the system bus does not hold the
     applet: GLib's NetworkManager monitor is made off the main thread, so the item
-    registers and the menu answers GetLayout within 50 ms while the monitor waits."""
+    registers and the menu answers GetLayout while the monitor waits."""
     items = [current(937105)]
     s.server.set_items(items)
     system_dir = s.path("system-bus")
@@ -633,7 +676,7 @@ def test_network_monitor_hangs(s):
             worst = max(worst, menu.layout_latency())
             time.sleep(0.02)
         assert "Following the network" not in applet.log(), "the monitor did not wait for NetworkManager"
-        assert worst < LAYOUT_BOUND, "GetLayout took %.0f ms while the network monitor was made" % (worst * 1000)
+        assert worst < ANSWER_TIMEOUT, "GetLayout took %.0f ms while the network monitor was made" % (worst * 1000)
         print("# slowest GetLayout while NetworkManager hung: %.1f ms" % (worst * 1000))
         stop_ok(applet)
     finally:
@@ -850,6 +893,7 @@ TESTS = [
     ("cached headlines appear before the server answers", test_cache_before_answer),
     ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
     ("Quit and SIGTERM with both windows open exit 0 and finalize", test_quit_with_windows_open),
+    ("windows open with no icon in the theme and no SVG loader", test_missing_icons),
     ("a hanging NetworkManager does not hold the menu", test_network_monitor_hangs),
     ("no watcher: one explanation, registers later", test_no_watcher),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
