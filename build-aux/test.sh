@@ -3,13 +3,16 @@
 # Installs what is missing, builds in ./build and runs the whole test suite,
 # then the code tests again under the sanitizers (build-aux/test-sanitizers.sh),
 # then each fuzz target for a short while (build-aux/fuzz.sh), then builds the
-# Debian package and checks it with lintian (build-aux/build-deb.sh).
+# Debian package and checks it with lintian (build-aux/build-deb.sh), then
+# tries the README's commands on fresh Debian 12 and 13 machines
+# (build-aux/test-debian-releases.sh; LWN_RELEASES=0 leaves that out).
 set -eu
 cd "$(dirname "$0")/.."
 
 sh build-aux/install-deps.sh --test --deb
 
-sh build-aux/configure.sh build
+# Warnings are errors here, so that a new one cannot slip in.
+sh build-aux/configure.sh build -Dwerror=true
 
 status=0
 meson test -C build --print-errorlogs --num-processes 2 "$@" || status=$?
@@ -37,11 +40,25 @@ if [ "$deb_status" -ne 0 ]; then
   status=1
 fi
 
+# The README's commands on fresh Debian 12 and 13 machines, and the normal
+# suite and the package on Debian 13.
+releases_status=0
+if [ "${LWN_RELEASES:-1}" != 0 ]; then
+  releases_started=$(date +%s)
+  sh build-aux/test-debian-releases.sh build/releases >build/meson-logs/releases.txt 2>&1 || releases_status=$?
+  echo "Debian releases: exit status $releases_status in $(($(date +%s) - releases_started)) s:"
+  cat build/releases/results.txt 2>/dev/null || tail -n 60 build/meson-logs/releases.txt
+  [ "$releases_status" -eq 0 ] || status=1
+else
+  echo "Debian releases: left out (LWN_RELEASES=0)"
+  rm -rf build/releases
+fi
+
 # Closing lines every CI reader understands, from meson's own logs: one per
 # pass, then the total. A sanitizer report counts as one more failure, since
 # the process it came from may be one whose exit status no test checked.
 /usr/bin/python3 - build/meson-logs/testlog.json build-asan/meson-logs/testlog-asan.json \
-  build-asan/meson-logs/sanitizers build/meson-logs/fuzz.txt build-deb "$deb_status" <<'PY'
+  build-asan/meson-logs/sanitizers build/meson-logs/fuzz.txt build-deb "$deb_status" build/releases <<'PY'
 import glob, json, os, sys
 
 
@@ -89,13 +106,37 @@ def count_deb(folder, status):
     return [2, 0, 0] if status == "0" else [1, 1, 0]
 
 
+def count_releases(folder):
+    # One line per check from build-aux/test-debian-releases.sh ("ok …" or
+    # "FAIL …"); a run that stopped before its last line ("complete") counts
+    # one failure more.
+    passed = failed = 0
+    complete = False
+    try:
+        with open(os.path.join(folder, "results.txt")) as results:
+            for line in results:
+                if line.startswith("ok "):
+                    passed += 1
+                elif line.startswith("FAIL "):
+                    failed += 1
+                complete = complete or line.strip() == "complete"
+    except FileNotFoundError:
+        pass
+    if not complete:
+        failed += 1
+    return [passed, failed, 0]
+
+
 suite = count(sys.argv[1])
 sanitizers = count(sys.argv[2])
 if os.path.isdir(sys.argv[3]):
     sanitizers[1] += len(os.listdir(sys.argv[3]))
 fuzzing = count_fuzz(sys.argv[4])
 package = count_deb(sys.argv[5], sys.argv[6])
-passes = (("test suite", suite), ("sanitizers", sanitizers), ("fuzzing", fuzzing), ("debian package", package))
+passes = [("test suite", suite), ("sanitizers", sanitizers), ("fuzzing", fuzzing), ("debian package", package)]
+if os.path.isdir(sys.argv[7]):
+    passes.append(("debian releases", count_releases(sys.argv[7])))
+    passes.append(("debian 13 test suite", count(os.path.join(sys.argv[7], "debian13-testlog.json"))))
 for name, figures in passes:
     print("%s: %d passed, %d failed, %d skipped" % (name, *figures))
 print("%d passed, %d failed, %d skipped" % tuple(sum(column) for column in zip(*(f for _, f in passes))))
