@@ -3,21 +3,23 @@
 # Tries the README's commands as a new user would, on fresh minbase Debian
 # machines made with debootstrap: the machine that runs the test suite has
 # every package already, so only a fresh one shows a package missing from
-# build-aux/install-deps.sh.
+# build-aux/install-deps.sh. The release the machine itself runs (Debian 12
+# here, or 13) is "this" one, and the other is the one whose suite would
+# otherwise never run:
 #
-#   Debian 12, as a user with sudo: the run command on the sample feed.
-#   Debian 13, as root: the run command on the sample feed, the test
+#   This release, as a user with sudo: the run command on the sample feed.
+#   The other release, as root: the run command on the sample feed, the test
 #     command's install step, the normal test suite, and the Debian package
 #     (built and checked with lintian there: a package built on 12 does not
 #     install on 13, whose libraries have new names).
-#   A second fresh Debian 13: apt installs that package, and the installed
-#     lwn-tray prints the sample feed.
+#   A second fresh machine of the other release: apt installs that package,
+#     and the installed lwn-tray prints the sample feed.
 #
 # Usage: build-aux/test-debian-releases.sh [OUTPUT_DIR]
 # OUTPUT_DIR (default build-releases) receives results.txt, one line per
 # check ("ok NAME" or "FAIL NAME") and "complete" once all ran, each step's
-# log, the Debian 13 suite's testlog.json and the Debian 13 package. The exit
-# status is 0 when every check passed.
+# log, the other release's testlog.json (other-testlog.json) and its package
+# (other-deb/). The exit status is 0 when every check passed.
 #
 # Needs root (debootstrap, chroot, mount) and the network to reach the Debian
 # mirror (LWN_DEBIAN_MIRROR, default http://deb.debian.org/debian). The
@@ -161,59 +163,82 @@ prints_sample() {
 
 failed=0
 
-# Debian 12, as a person with sudo rights would try the Quick start.
-fresh_chroot bookworm bookworm
-bookworm=$root
-check "Debian 12: a user with sudo" debian12-user.log in_chroot "$bookworm" root \
+# Debian's release names, and the numbers people know them by.
+number() {
+  case "$1" in
+    bookworm) echo 12 ;;
+    trixie) echo 13 ;;
+    *) echo "$1" ;;
+  esac
+}
+# shellcheck disable=SC1091 # the machine's own file
+this=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+case "$this" in
+  trixie) other=bookworm ;;
+  *)
+    this=bookworm
+    other=trixie
+    ;;
+esac
+this_name="Debian $(number "$this")"
+other_name="Debian $(number "$other")"
+
+# This release, as a person with sudo rights would try the Quick start.
+fresh_chroot user "$this"
+user_root=$root
+check "$this_name: a user with sudo" this-user.log in_chroot "$user_root" root \
   'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends sudo &&
    useradd --create-home --shell /bin/sh reader &&
    echo "reader ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/reader'
-copy_tree "$bookworm" /home/reader/lwn-tray
-chroot "$bookworm" chown -R reader:reader /home/reader/lwn-tray
-base=$(packages "$bookworm")
-check "Debian 12: the run command as a user with sudo" debian12-run.log in_chroot "$bookworm" reader \
+copy_tree "$user_root" /home/reader/lwn-tray
+chroot "$user_root" chown -R reader:reader /home/reader/lwn-tray
+base=$(packages "$user_root")
+check "$this_name: the run command as a user with sudo" this-run.log in_chroot "$user_root" reader \
   "cd ~/lwn-tray && sh build-aux/run.sh --print --feed-url file://\$HOME/lwn-tray/$sample >../printed.txt &&
    cat ../printed.txt"
-check "Debian 12: the run command printed the sample feed" debian12-printed.log prints_sample "$bookworm/home/reader/printed.txt"
-echo "Debian 12: the run command installed $(($(packages "$bookworm") - base)) packages" | tee -a "$out/results.txt"
-teardown "$bookworm"
+check "$this_name: the run command printed the sample feed" this-printed.log \
+  prints_sample "$user_root/home/reader/printed.txt"
+echo "$this_name: the run command installed $(($(packages "$user_root") - base)) packages" | tee -a "$out/results.txt"
+teardown "$user_root"
 
-# Debian 13, as root: everything the test command does but the sanitizer and
-# fuzz passes, which need no second release.
-fresh_chroot trixie trixie
-trixie=$root
-base=$(packages "$trixie")
-copy_tree "$trixie" /root/lwn-tray
-check "Debian 13: the run command as root" debian13-run.log in_chroot "$trixie" root \
+# The other release, as root: everything the test command does but the
+# sanitizer and fuzz passes, which need no second release.
+fresh_chroot other "$other"
+other_root=$root
+base=$(packages "$other_root")
+copy_tree "$other_root" /root/lwn-tray
+check "$other_name: the run command as root" other-run.log in_chroot "$other_root" root \
   "cd ~/lwn-tray && sh build-aux/run.sh --print --feed-url file://\$HOME/lwn-tray/$sample >../printed.txt &&
    cat ../printed.txt"
-check "Debian 13: the run command printed the sample feed" debian13-printed.log prints_sample "$trixie/root/printed.txt"
-echo "Debian 13: the run command installed $(($(packages "$trixie") - base)) packages" | tee -a "$out/results.txt"
-check "Debian 13: the test command's install step" debian13-deps.log in_chroot "$trixie" root \
+check "$other_name: the run command printed the sample feed" other-printed.log \
+  prints_sample "$other_root/root/printed.txt"
+echo "$other_name: the run command installed $(($(packages "$other_root") - base)) packages" | tee -a "$out/results.txt"
+check "$other_name: the test command's install step" other-deps.log in_chroot "$other_root" root \
   "cd ~/lwn-tray && sh build-aux/install-deps.sh --test --deb"
-check "Debian 13: the normal test suite" debian13-suite.log in_chroot "$trixie" root \
+check "$other_name: the normal test suite" other-suite.log in_chroot "$other_root" root \
   "cd ~/lwn-tray && sh build-aux/configure.sh build -Dwerror=true &&
    meson test -C build --print-errorlogs --num-processes 2"
-cp "$trixie/root/lwn-tray/build/meson-logs/testlog.json" "$out/debian13-testlog.json" 2>/dev/null || :
-rm -rf "$out/debian13-deb"
-check "Debian 13: the Debian package builds, lintian clean" debian13-deb.log in_chroot "$trixie" root \
+cp "$other_root/root/lwn-tray/build/meson-logs/testlog.json" "$out/other-testlog.json" 2>/dev/null || :
+rm -rf "$out/other-deb"
+check "$other_name: the Debian package builds, lintian clean" other-deb.log in_chroot "$other_root" root \
   "cd ~/lwn-tray && DEB_BUILD_OPTIONS='nocheck parallel=2' DEB_BUILD_PROFILES=nocheck sh build-aux/build-deb.sh build-deb"
-mkdir -p "$out/debian13-deb"
-cp "$trixie"/root/lwn-tray/build-deb/*.deb "$trixie"/root/lwn-tray/build-deb/lintian.txt "$out/debian13-deb/" 2>/dev/null || :
-teardown "$trixie"
+mkdir -p "$out/other-deb"
+cp "$other_root"/root/lwn-tray/build-deb/*.deb "$other_root"/root/lwn-tray/build-deb/lintian.txt "$out/other-deb/" 2>/dev/null || :
+teardown "$other_root"
 
-# The package on a second fresh Debian 13, installed as the README says.
-fresh_chroot trixie-install trixie
-installed=$root
-mkdir -p "$installed/root/lwn-tray-deb"
-cp "$out"/debian13-deb/*.deb "$installed/root/lwn-tray-deb/" 2>/dev/null || :
-cp "$here/$sample" "$installed/root/sample.rdf"
-check "Debian 13: apt installs the package" debian13-install.log in_chroot "$installed" root \
-  'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./lwn-tray-deb/lwn-tray_*.deb'
-check "Debian 13: the installed lwn-tray prints the sample feed" debian13-installed.log in_chroot "$installed" root \
-  'lwn-tray --print --feed-url file:///root/sample.rdf >printed.txt && cat printed.txt'
-check "Debian 13: the installed lwn-tray printed the sample feed" debian13-installed-printed.log \
-  prints_sample "$installed/root/printed.txt"
+# The package on a second fresh machine of the other release, installed as
+# the README says.
+fresh_chroot install "$other"
+install_root=$root
+mkdir -p "$install_root/root/lwn-tray-deb"
+cp "$out"/other-deb/*.deb "$install_root/root/lwn-tray-deb/" 2>/dev/null || :
+cp "$here/$sample" "$install_root/root/sample.rdf"
+check "$other_name: apt installs the package" other-install.log in_chroot "$install_root" root \
+  'cd && apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./lwn-tray-deb/lwn-tray_*.deb'
+check "$other_name: the installed lwn-tray prints the sample feed" other-installed.log in_chroot "$install_root" root \
+  'cd && lwn-tray --print --feed-url file:///root/sample.rdf >printed.txt && cat printed.txt'
+check "$other_name: the installed lwn-tray printed the sample feed" other-installed-printed.log \
+  prints_sample "$install_root/root/printed.txt"
 
 echo complete >>"$out/results.txt"
 exit "$failed"
