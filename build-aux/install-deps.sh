@@ -24,7 +24,7 @@ build_packages="
   glib-networking gsettings-desktop-schemas ca-certificates
 "
 test_packages="
-  libglib2.0-bin dbus dbus-x11 xvfb xauth libxml2-utils
+  libglib2.0-bin dbus dbus-x11 xvfb xauth x11-utils libxml2-utils
   python3 python3-dbus python3-dbusmock python3-gi openssl time curl
   at-spi2-core gir1.2-atspi-2.0
   desktop-file-utils appstream librsvg2-bin groff-base

@@ -6,8 +6,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <libayatana-appindicator/app-indicator.h>
 
+#include "lwn-indicator.h"
 #include "lwn-text.h"
 #include "lwn-tray.h"
 
@@ -332,16 +332,7 @@ set_unread_count (LwnTray *self,
 static void
 create_indicator (LwnTray *self)
 {
-  /* Not app_indicator_new(): libayatana-appindicator 0.5.94 (Debian 13)
-   * deprecates it, with the whole GTK flavour of the library, in favour of
-   * libayatana-appindicator-glib, whose menu is a GMenuModel rather than a
-   * GtkMenu. Its properties are what app_indicator_new() sets, and they
-   * are the same in both versions. */
-  self->indicator = g_object_new (APP_INDICATOR_TYPE,
-                                  "id", "lwn-tray",
-                                  "category", "ApplicationStatus",
-                                  "icon-name", APP_ID,
-                                  NULL);
+  self->indicator = lwn_indicator_new ("lwn-tray", APP_ID);
   if (self->icon_theme_path != NULL)
     app_indicator_set_icon_theme_path (self->indicator, self->icon_theme_path);
   app_indicator_set_icon_full (self->indicator, APP_ID, _ ("LWN.net headlines"));

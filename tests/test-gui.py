@@ -695,14 +695,29 @@ def explanations(s, items):
     ]
 
 
+def xembed_windows(env):
+    """The X windows that offer themselves for XEmbed (a GtkStatusIcon's tray
+    icon does, to dock in an XEmbed system tray)."""
+    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, check=True)
+    found = []
+    for window in re.findall(r"^\s*(0x[0-9a-f]+) ", tree.stdout, re.MULTILINE):
+        info = subprocess.run(["xprop", "-id", window, "_XEMBED_INFO"], env=env, capture_output=True, text=True)
+        if info.returncode == 0 and "not found" not in info.stdout and "no such atom" not in info.stdout:
+            found.append(window)
+    return found
+
+
 def test_no_watcher(s):
     """Without a StatusNotifierWatcher the applet keeps running, explains once how to
-    get the icon, and registers when a watcher shows up."""
+    get the icon, makes no XEmbed icon in its place (libayatana-appindicator's
+    GtkStatusIcon fallback, which Plasma would show beside the real item), and
+    registers when a watcher shows up."""
     items = [current(937040), current(937041)]
     s.server.set_items(items)
     applet = s.launch(interval=2)
     e2e.wait_for(lambda: explanations(s, items), "the notification about the missing tray")
     applet.assert_alive()
+    assert xembed_windows(s.env) == [], "the applet made an XEmbed tray icon"
     answered = len(s.server.answered())
     s.server.wait_answered(answered + 2, timeout=15)
     applet.assert_alive()
