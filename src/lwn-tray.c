@@ -337,7 +337,6 @@ create_indicator (LwnTray *self)
     app_indicator_set_icon_theme_path (self->indicator, self->icon_theme_path);
   app_indicator_set_icon_full (self->indicator, APP_ID, _ ("LWN.net headlines"));
   app_indicator_set_attention_icon_full (self->indicator, APP_ID "-unread", _ ("Unread LWN.net headlines"));
-  app_indicator_set_title (self->indicator, _ ("LWN.net headlines"));
   g_signal_connect (self->indicator, APP_INDICATOR_SIGNAL_CONNECTION_CHANGED,
                     G_CALLBACK (indicator_connection_changed_cb), self);
 
@@ -368,6 +367,11 @@ set_unread_count (LwnTray *self,
   AppIndicatorStatus status = n_unread > 0 ? APP_INDICATOR_STATUS_ATTENTION : APP_INDICATOR_STATUS_ACTIVE;
   g_autofree char *label = n_unread > 0 ? g_strdup_printf ("%u", n_unread) : g_strdup ("");
   const char *icon = n_unread > 0 ? APP_ID "-unread" : APP_ID;
+  /* Translators: the tray item's tooltip; %u is how many headlines are unread. */
+  g_autofree char *title = n_unread > 0 ? g_strdup_printf (ngettext ("LWN.net — %u unread", "LWN.net — %u unread",
+                                                                     n_unread),
+                                                           n_unread)
+                                        : g_strdup (_ ("LWN.net headlines"));
 
   self->n_unread = n_unread;
   if (self->indicator == NULL)
@@ -382,6 +386,10 @@ set_unread_count (LwnTray *self,
                                  n_unread > 0 ? _ ("Unread LWN.net headlines") : _ ("LWN.net headlines"));
   if (g_strcmp0 (app_indicator_get_label (self->indicator), label) != 0)
     app_indicator_set_label (self->indicator, label, "99");
+  /* Plasma, GNOME's extension and others show no label: the title, which
+   * they show as the item's tooltip, carries the count too. */
+  if (g_strcmp0 (app_indicator_get_title (self->indicator), title) != 0)
+    app_indicator_set_title (self->indicator, title);
 }
 
 static void

@@ -252,6 +252,8 @@ def test_fixture_unread_count(s):
     assert all(label.startswith(BULLET) for label in labels), labels
     assert any(label.startswith(BULLET + "[$] ") for label in labels), labels
     applet.wait_indicator("NeedsAttention", "15")
+    # Hosts that show no label (Plasma, GNOME's extension) show the title.
+    e2e.wait_for(lambda: applet.prop("Title") == "LWN.net — 15 unread", "the count in the title")
     time.sleep(SETTLE)
     assert len(s.notifier.notifications()) <= 1, s.notifier.notifications()
 
@@ -262,6 +264,7 @@ def test_fixture_unread_count(s):
     )
     assert all(label.startswith(BULLET) for label in headline_labels(entries)[1:]), headline_labels(entries)
     applet.wait_indicator("NeedsAttention", "14")
+    e2e.wait_for(lambda: applet.prop("Title") == "LWN.net — 14 unread", "the new count in the title")
     stop_ok(applet)
 
 
