@@ -530,11 +530,19 @@ static gboolean
 update_cb (gpointer user_data)
 {
   LwnTray *self = user_data;
-  const char *status = lwn_reader_get_status (self->reader);
   LwnReaderState state = lwn_reader_get_state (self->reader);
+  gboolean refreshing = lwn_reader_get_refreshing (self->reader);
+  const char *status = lwn_reader_get_status (self->reader);
   g_autofree char *status_label = NULL;
 
   self->update_id = 0;
+
+  /* A refresh under way shows in the status line, as the window's spinner
+   * shows it there: otherwise "Refresh now" or "Retry" against a slow server
+   * would look like a click that did nothing. */
+  if (refreshing && state != LWN_READER_STATE_LOADING)
+    /* Translators: the menu's status line while the feed is being fetched. */
+    status = _ ("Refreshing…");
 
   if (state == LWN_READER_STATE_READY)
     show_headlines (self);
@@ -550,9 +558,10 @@ update_cb (gpointer user_data)
     show_message (self, _ ("Loading headlines…"));
 
   item_set_label (self->refresh_item, state == LWN_READER_STATE_FAILED ? _ ("_Retry") : _ ("_Refresh now"));
+  item_set_sensitive (self->refresh_item, !refreshing);
   status_label = literal_label ("", status != NULL ? status : "", 2 * LWN_TRAY_LABEL_CHARS);
   item_set_label (self->status_item, status_label);
-  item_set_visible (self->status_item, state == LWN_READER_STATE_READY && status != NULL);
+  item_set_visible (self->status_item, status != NULL && (state == LWN_READER_STATE_READY || refreshing));
   show_site (self);
   return G_SOURCE_REMOVE;
 }

@@ -786,7 +786,15 @@ def split_menu(entries):
     return entries, []
 
 
-STATUS_PREFIXES = ("Updated ", "Last update failed: ", "Up to date", "Notifications paused: ", "The feed is gone")
+REFRESHING = "Refreshing" + ELLIPSIS
+STATUS_PREFIXES = (
+    "Updated ",
+    "Last update failed: ",
+    "Up to date",
+    "Notifications paused: ",
+    "The feed is gone",
+    REFRESHING,
+)
 
 
 def is_status_line(label):

@@ -522,6 +522,46 @@ def test_connection_refused(s):
     stop_ok(applet)
 
 
+def test_refresh_under_way(s):
+    """Retry and Refresh now against a slow server: the status line says
+    "Refreshing…" and the command is insensitive until the answer comes."""
+    items = [current(937024)]
+    s.server.set_items(items)
+    s.server.fail(500)
+    applet = s.start()
+    menu = applet.menu()
+    menu.wait(lambda entries: entries and entries[0]["label"].startswith("Could not load headlines: "), "the failure")
+    s.server.heal()
+    s.server.hold()
+    menu.click("Retry")
+    entries = menu.wait(
+        lambda entries: status_line(entries)["label"] == e2e.REFRESHING and not menu.find("Retry")["enabled"],
+        "Refreshing… with Retry insensitive",
+    )
+    assert entries[0]["label"].startswith("Could not load headlines: "), entries[0]
+    s.server.release()
+    wait_headlines(menu, items)
+    menu.wait(
+        lambda entries: status_line(entries)["label"].startswith("Updated ") and menu.find("Refresh now")["enabled"],
+        "the headlines, and Refresh now",
+    )
+
+    s.server.hold()
+    menu.click("Refresh now")
+    entries = menu.wait(
+        lambda entries: status_line(entries)["label"] == e2e.REFRESHING and not menu.find("Refresh now")["enabled"],
+        "Refreshing… with Refresh now insensitive",
+    )
+    assert headline_labels(entries) == [shown(item) for item in items], headline_labels(entries)
+    s.server.release()
+    menu.wait(
+        lambda entries: status_line(entries)["label"].startswith(("Updated ", "Up to date"))
+        and menu.find("Refresh now")["enabled"],
+        "the answer, and Refresh now again",
+    )
+    stop_ok(applet)
+
+
 def test_cache_before_answer(s):
     """A restart shows the cached headlines before the server answers."""
     items = [current(937020), current(937021), old(826124)]
@@ -912,6 +952,7 @@ TESTS = [
     ("Quit, SIGINT and SIGTERM exit 0", test_quit_and_signals),
     ("Quit and SIGTERM with both windows open exit 0 and finalize", test_quit_with_windows_open),
     ("windows open with no icon in the theme and no SVG loader", test_missing_icons),
+    ("Refreshing… in the status line while a refresh is under way", test_refresh_under_way),
     ("a hanging NetworkManager does not hold the menu", test_network_monitor_hangs),
     ("no watcher: one explanation, registers later", test_no_watcher),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
