@@ -408,6 +408,31 @@ max_items_changed_cb (GSettings *settings,
   lwn_tray_set_max_items (self->tray, g_settings_get_uint (settings, key));
 }
 
+/* GNOME's top bar and KDE Plasma's Breeze draw their panel icons in one
+ * colour, the panel's own; other panels (Xfce, waybar, MATE…) show icons in
+ * colour. */
+static gboolean
+desktop_wants_symbolic (void)
+{
+  const char *current = g_getenv ("XDG_CURRENT_DESKTOP");
+  g_auto (GStrv) desktops = g_strsplit (current != NULL ? current : "", ":", -1);
+
+  for (guint i = 0; desktops[i] != NULL; i++)
+    if (g_ascii_strcasecmp (desktops[i], "GNOME") == 0 || g_ascii_strcasecmp (desktops[i], "KDE") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+icon_style_changed_cb (GSettings *settings,
+                       const char *key,
+                       LwnApplication *self)
+{
+  g_autofree char *style = g_settings_get_string (settings, key);
+
+  lwn_tray_set_symbolic (self->tray, g_str_equal (style, "symbolic") || (g_str_equal (style, "auto") && desktop_wants_symbolic ()));
+}
+
 static void
 follow_view_settings (LwnApplication *self)
 {
@@ -416,10 +441,18 @@ follow_view_settings (LwnApplication *self)
   if (self->settings == NULL)
     return;
   g_object_get (self->settings, "settings-schema", &schema, NULL);
-  if (!g_settings_schema_has_key (schema, "max-items"))
-    return;
-  max_items_changed_cb (self->settings, "max-items", self);
-  g_signal_connect (self->settings, "changed::max-items", G_CALLBACK (max_items_changed_cb), self);
+  if (g_settings_schema_has_key (schema, "max-items"))
+    {
+      max_items_changed_cb (self->settings, "max-items", self);
+      g_signal_connect (self->settings, "changed::max-items", G_CALLBACK (max_items_changed_cb), self);
+    }
+  if (g_settings_schema_has_key (schema, "tray-icon-style"))
+    {
+      icon_style_changed_cb (self->settings, "tray-icon-style", self);
+      g_signal_connect (self->settings, "changed::tray-icon-style", G_CALLBACK (icon_style_changed_cb), self);
+    }
+  else
+    lwn_tray_set_symbolic (self->tray, desktop_wants_symbolic ());
 }
 
 static void

@@ -38,6 +38,8 @@ struct _LwnPreferencesWindow
   GtkSwitch *security_switch;
   GtkLabel *max_items_title;
   GtkSpinButton *max_items_spin;
+  GtkLabel *icon_style_title;
+  GtkComboBoxText *icon_style_combo;
   GtkLabel *subscriber_title;
   GtkLabel *subscriber_subtitle;
   GtkSwitch *subscriber_switch;
@@ -471,6 +473,7 @@ lwn_preferences_window_constructed (GObject *object)
   g_settings_bind_with_mapping (self->settings, "refresh-interval", self->interval_combo, "active-id",
                                 G_SETTINGS_BIND_DEFAULT, interval_get_mapping, interval_set_mapping, self, NULL);
   g_settings_bind (self->settings, "max-items", self->max_items_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "tray-icon-style", self->icon_style_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "notifications", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "notify-security-updates", self->security_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "lwn-subscriber", self->subscriber_switch, "active", G_SETTINGS_BIND_DEFAULT);
@@ -527,6 +530,7 @@ lwn_preferences_window_dispose (GObject *object)
       g_settings_unbind (self->feed_combo, "active-id");
       g_settings_unbind (self->interval_combo, "active-id");
       g_settings_unbind (self->max_items_spin, "value");
+      g_settings_unbind (self->icon_style_combo, "active-id");
       g_settings_unbind (self->notify_switch, "active");
       g_settings_unbind (self->security_switch, "active");
       g_settings_unbind (self->subscriber_switch, "active");
@@ -601,6 +605,8 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_switch);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_title);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_spin);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, icon_style_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, icon_style_combo);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_title);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_subtitle);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_switch);
@@ -638,6 +644,7 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
   label_control (self->notify_title, NULL);
   label_control (self->security_title, self->security_subtitle);
   label_control (self->max_items_title, NULL);
+  label_control (self->icon_style_title, NULL);
   label_control (self->subscriber_title, self->subscriber_subtitle);
   label_control (self->autostart_title, NULL);
   atk_object_add_relationship (gtk_widget_get_accessible (GTK_WIDGET (self->custom_entry)), ATK_RELATION_DESCRIBED_BY,

@@ -36,6 +36,7 @@ struct _LwnTray
 
   AppIndicator *indicator;
   char *icon_theme_path;
+  gboolean symbolic; /* monochrome icons, for panels that draw their own so */
   guint n_unread;
   GtkWidget *middle_click_target;
   guint host_check_id;
@@ -329,14 +330,25 @@ static void
 set_unread_count (LwnTray *self,
                   guint n_unread);
 
+/* The icons are in hicolor: the full-colour ones in scalable/ and as PNGs,
+ * the monochrome ones in symbolic/, which the host draws in its own colour. */
+static const char *
+icon_name (LwnTray *self,
+           gboolean unread)
+{
+  if (self->symbolic)
+    return unread ? APP_ID "-unread-symbolic" : APP_ID "-symbolic";
+  return unread ? APP_ID "-unread" : APP_ID;
+}
+
 static void
 create_indicator (LwnTray *self)
 {
-  self->indicator = lwn_indicator_new ("lwn-tray", APP_ID);
+  self->indicator = lwn_indicator_new ("lwn-tray", icon_name (self, FALSE));
   if (self->icon_theme_path != NULL)
     app_indicator_set_icon_theme_path (self->indicator, self->icon_theme_path);
-  app_indicator_set_icon_full (self->indicator, APP_ID, _ ("LWN.net headlines"));
-  app_indicator_set_attention_icon_full (self->indicator, APP_ID "-unread", _ ("Unread LWN.net headlines"));
+  app_indicator_set_icon_full (self->indicator, icon_name (self, FALSE), _ ("LWN.net headlines"));
+  app_indicator_set_attention_icon_full (self->indicator, icon_name (self, TRUE), _ ("Unread LWN.net headlines"));
   g_signal_connect (self->indicator, APP_INDICATOR_SIGNAL_CONNECTION_CHANGED,
                     G_CALLBACK (indicator_connection_changed_cb), self);
 
@@ -366,7 +378,7 @@ set_unread_count (LwnTray *self,
 {
   AppIndicatorStatus status = n_unread > 0 ? APP_INDICATOR_STATUS_ATTENTION : APP_INDICATOR_STATUS_ACTIVE;
   g_autofree char *label = n_unread > 0 ? g_strdup_printf ("%u", n_unread) : g_strdup ("");
-  const char *icon = n_unread > 0 ? APP_ID "-unread" : APP_ID;
+  const char *icon = icon_name (self, n_unread > 0);
   /* Translators: the tray item's tooltip; %u is how many headlines are unread. */
   g_autofree char *title = n_unread > 0 ? g_strdup_printf (ngettext ("LWN.net — %u unread", "LWN.net — %u unread",
                                                                      n_unread),
@@ -736,6 +748,28 @@ lwn_tray_set_max_items (LwnTray *self,
 
   self->max_items = MAX (max_items, 1);
   lwn_tray_schedule_update (self);
+}
+
+/**
+ * lwn_tray_set_symbolic:
+ * @self: a #LwnTray
+ * @symbolic: whether the panel gets the monochrome icons, which it draws in
+ *   its own colour (GNOME's top bar, KDE's Breeze), or the full-colour ones
+ */
+void
+lwn_tray_set_symbolic (LwnTray *self,
+                       gboolean symbolic)
+{
+  g_return_if_fail (LWN_IS_TRAY (self));
+
+  if (self->symbolic == !!symbolic)
+    return;
+
+  self->symbolic = !!symbolic;
+  if (self->indicator == NULL)
+    return;
+  app_indicator_set_attention_icon_full (self->indicator, icon_name (self, TRUE), _ ("Unread LWN.net headlines"));
+  set_unread_count (self, self->n_unread);
 }
 
 /**

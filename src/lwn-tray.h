@@ -21,6 +21,8 @@ LwnTray  *lwn_tray_new               (GActionGroup    *actions,
                                       const char      *icon_theme_path);
 void      lwn_tray_set_max_items     (LwnTray         *self,
                                       guint            max_items);
+void      lwn_tray_set_symbolic      (LwnTray         *self,
+                                      gboolean         symbolic);
 void      lwn_tray_schedule_update   (LwnTray         *self);
 gboolean  lwn_tray_is_connected      (LwnTray         *self);
 void      lwn_tray_set_host_present  (LwnTray         *self,

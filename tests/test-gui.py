@@ -809,6 +809,7 @@ def test_host_gone_after_registering(s):
     stop_ok(applet)
 
 SCHEMA = "io.github.lwntray.LwnTray"
+APP_ID = e2e.APP_ID
 
 
 def test_settings_live(s):
@@ -836,6 +837,42 @@ def test_settings_live(s):
         stop_ok(applet)
     finally:
         other.close()
+
+
+def test_icon_style(s):
+    """The panel icon's style: symbolic on GNOME and KDE, in colour elsewhere, and
+    as tray-icon-style says; the unread state shows in either style."""
+    items = [current(937095)]
+    s.server.set_items(items)
+    s.gsettings("set", SCHEMA, "feed-url", s.server.url)
+
+    def icons(symbolic):
+        suffix = "-symbolic" if symbolic else ""
+        return (APP_ID + "-unread" + suffix, APP_ID + "-unread" + suffix)
+
+    def wait_icons(applet, symbolic, what):
+        e2e.wait_for(lambda: (applet.prop("IconName"), applet.prop("AttentionIconName")) == icons(symbolic), what)
+
+    for desktop, symbolic in (("ubuntu:GNOME", True), ("KDE", True), ("XFCE", False)):
+        s.env["XDG_CURRENT_DESKTOP"] = desktop
+        applet = s.start(use_settings=True)
+        wait_headlines(applet.menu(), items)
+        applet.wait_indicator("NeedsAttention", "1")
+        wait_icons(applet, symbolic, "the %s icons on %s" % ("symbolic" if symbolic else "colour", desktop))
+        stop_ok(applet)
+
+    s.env["XDG_CURRENT_DESKTOP"] = "GNOME"
+    applet = s.start(use_settings=True)
+    menu = applet.menu()
+    wait_headlines(menu, items)
+    s.gsettings("set", SCHEMA, "tray-icon-style", "colour")
+    wait_icons(applet, False, "the colour icons as set")
+    menu.click(BULLET + items[0]["title"])
+    applet.wait_indicator("Active", "")
+    e2e.wait_for(lambda: applet.prop("IconName") == APP_ID, "the read colour icon")
+    s.gsettings("set", SCHEMA, "tray-icon-style", "symbolic")
+    e2e.wait_for(lambda: applet.prop("IconName") == APP_ID + "-symbolic", "the read symbolic icon")
+    stop_ok(applet)
 
 
 def autostart_file(s):
@@ -958,6 +995,7 @@ TESTS = [
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("a host that leaves after registering is not taken for one that refused", test_host_gone_after_registering),
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
+    ("the panel icon: symbolic on GNOME and KDE, colour elsewhere, as set", test_icon_style),
     ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
     ("Start at login clicked fast ends as clicked; a failure says why and unticks", test_start_at_login_fast_and_failing),
     ("Start at login clicked, then Quit at once: the last choice is on disk", test_start_at_login_then_quit),
@@ -968,7 +1006,7 @@ def make_scenario(func):
     return e2e.Scenario(
         BINARY,
         watcher=func not in (test_no_watcher, test_watcher_refuses_first),
-        keyfile_settings=func is test_settings_live,
+        keyfile_settings=func in (test_settings_live, test_icon_style),
     )
 
 

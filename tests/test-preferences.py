@@ -123,6 +123,7 @@ def test_open_and_label(s):
         (Role.TOGGLE_BUTTON, "Notify about new headlines"),
         (Role.TOGGLE_BUTTON, "Notify about \u201cSecurity updates\u201d lists"),
         (Role.SPIN_BUTTON, "Headlines in the menu"),
+        (Role.COMBO_BOX, "Panel icon"),
         (Role.TOGGLE_BUTTON, "I am an LWN subscriber"),
         (Role.TOGGLE_BUTTON, "Start at login"),
     ):
@@ -208,6 +209,15 @@ def test_max_items_and_outside_changes(s):
     assert setting(s, "refresh-interval") == "uint32 600", "an interval shown must never be rewritten"
     menu_items = interval.children()[0].children()
     assert [item.name for item in menu_items][:2] == ["10 minutes", "15 minutes"], menu_items
+
+    icon = control(window, Role.COMBO_BOX, "Panel icon")
+    assert icon.selected_child().name == "Automatic", icon.selected_child()
+    icon.select_child([item.name for item in icon.children()[0].children()].index("Monochrome"))
+    e2e.wait_for(lambda: setting(s, "tray-icon-style") == "'symbolic'", "the symbolic icon style written")
+    e2e.wait_for(lambda: applet.prop("IconName").endswith("-symbolic"), "the panel icon in monochrome")
+    s.gsettings("set", SCHEMA, "tray-icon-style", "colour")
+    e2e.wait_for(lambda: icon.selected_child().name == "Full colour", "the style combo showing Full colour")
+    e2e.wait_for(lambda: not applet.prop("IconName").endswith("-symbolic"), "the panel icon in colour")
 
     interval.select_child(len(menu_items) - 1)
     e2e.wait_for(lambda: setting(s, "refresh-interval") == "uint32 86400", "one day written")
