@@ -161,6 +161,20 @@ prints_sample() {
   [ "$(grep -c "	https://lwn.net/Articles/[0-9]*/$" "$1")" -ge 10 ]
 }
 
+# try_run_command NAME PREFIX ROOT USER HOW: the README's run command on the
+# sample feed, in ROOT as USER, from the tree in USER's home; says how many
+# packages it installed.
+try_run_command() {
+  user_home=/root
+  [ "$4" = root ] || user_home="/home/$4"
+  before=$(packages "$3")
+  check "$1: the run command $5" "$2-run.log" in_chroot "$3" "$4" \
+    "cd ~/lwn-tray && sh build-aux/run.sh --print --feed-url file://\$HOME/lwn-tray/$sample >../printed.txt &&
+     cat ../printed.txt"
+  check "$1: the run command printed the sample feed" "$2-printed.log" prints_sample "$3$user_home/printed.txt"
+  echo "$1: the run command installed $(($(packages "$3") - before)) packages" | tee -a "$out/results.txt"
+}
+
 failed=0
 
 # Debian's release names, and the numbers people know them by.
@@ -192,27 +206,15 @@ check "$this_name: a user with sudo" this-user.log in_chroot "$user_root" root \
    echo "reader ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/reader'
 copy_tree "$user_root" /home/reader/lwn-tray
 chroot "$user_root" chown -R reader:reader /home/reader/lwn-tray
-base=$(packages "$user_root")
-check "$this_name: the run command as a user with sudo" this-run.log in_chroot "$user_root" reader \
-  "cd ~/lwn-tray && sh build-aux/run.sh --print --feed-url file://\$HOME/lwn-tray/$sample >../printed.txt &&
-   cat ../printed.txt"
-check "$this_name: the run command printed the sample feed" this-printed.log \
-  prints_sample "$user_root/home/reader/printed.txt"
-echo "$this_name: the run command installed $(($(packages "$user_root") - base)) packages" | tee -a "$out/results.txt"
+try_run_command "$this_name" this "$user_root" reader "as a user with sudo"
 teardown "$user_root"
 
 # The other release, as root: everything the test command does but the
 # sanitizer and fuzz passes, which need no second release.
 fresh_chroot other "$other"
 other_root=$root
-base=$(packages "$other_root")
 copy_tree "$other_root" /root/lwn-tray
-check "$other_name: the run command as root" other-run.log in_chroot "$other_root" root \
-  "cd ~/lwn-tray && sh build-aux/run.sh --print --feed-url file://\$HOME/lwn-tray/$sample >../printed.txt &&
-   cat ../printed.txt"
-check "$other_name: the run command printed the sample feed" other-printed.log \
-  prints_sample "$other_root/root/printed.txt"
-echo "$other_name: the run command installed $(($(packages "$other_root") - base)) packages" | tee -a "$out/results.txt"
+try_run_command "$other_name" other "$other_root" root "as root"
 check "$other_name: the test command's install step" other-deps.log in_chroot "$other_root" root \
   "cd ~/lwn-tray && sh build-aux/install-deps.sh --test --deb"
 check "$other_name: the normal test suite" other-suite.log in_chroot "$other_root" root \
