@@ -21,11 +21,13 @@
 # log, the other release's testlog.json (other-testlog.json) and its package
 # (other-deb/). The exit status is 0 when every check passed.
 #
-# Needs root (debootstrap, chroot, mount) and the network to reach the Debian
-# mirror (LWN_DEBIAN_MIRROR, default http://deb.debian.org/debian). The
-# minbase tarballs are kept in LWN_CHROOT_CACHE (default /var/cache/lwn-tray)
-# and made anew after a week; every chroot is removed at the end, its mounts
-# first, whether the checks passed or not.
+# Needs root (debootstrap, chroot, mount, unshare) and the network to reach
+# the Debian mirror (LWN_DEBIAN_MIRROR, default http://deb.debian.org/debian).
+# The minbase tarballs are kept in LWN_CHROOT_CACHE (default
+# /var/cache/lwn-tray) and made anew once a week, or kept when the mirror
+# cannot be reached for that. The script runs in a mount namespace of its
+# own, so that what it mounts into a chroot ends with it, even when it is
+# killed; on an ordinary end it removes every chroot, its mounts first.
 # shellcheck disable=SC2317 # the functions run from traps and from check
 set -eu
 
@@ -35,13 +37,20 @@ cache=${LWN_CHROOT_CACHE:-/var/cache/lwn-tray}
 mirror=${LWN_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 sample=tests/data/lwn-headlines-2023-07.rdf
 
+# What an earlier run left must not be read as this run's.
+rm -rf "$out/results.txt" "$out/other-testlog.json" "$out/other-deb"
+
 if [ "$(id -u)" -ne 0 ]; then
   exec sudo env LWN_CHROOT_CACHE="$cache" LWN_DEBIAN_MIRROR="$mirror" sh "$0" "$out"
+fi
+if [ -z "${LWN_RELEASES_NAMESPACE:-}" ]; then
+  exec env LWN_RELEASES_NAMESPACE=1 unshare --mount --propagation private sh "$0" "$out"
 fi
 
 mkdir -p "$cache"
 # On disk, not in /tmp: a Debian 13 chroot with the test packages takes 2 GB.
-work=$(mktemp -d /var/tmp/lwn-releases.XXXXXX)
+# The path is resolved, as /proc shows mount points and process roots.
+work=$(cd "$(mktemp -d /var/tmp/lwn-releases.XXXXXX)" && pwd -P)
 roots=""
 : >"$out/results.txt"
 
@@ -69,7 +78,7 @@ teardown() {
     echo "lwn-tray: $target is still mounted; left in place" >&2
     return 1
   fi
-  rm -rf "$target"
+  rm -rf --one-file-system "$target"
 }
 
 cleanup() {
@@ -78,7 +87,11 @@ cleanup() {
   for made in $roots; do
     teardown "$made" || kept=1
   done
-  [ "$kept" -ne 0 ] || rm -rf "$work"
+  [ "$kept" -ne 0 ] || rm -rf --one-file-system "$work"
+  # Run through sudo, the results belong to the person who asked for them.
+  if [ -n "${SUDO_UID:-}" ] && [ -n "${SUDO_GID:-}" ]; then
+    chown -R "$SUDO_UID:$SUDO_GID" "$out"
+  fi
   exit "$status"
 }
 trap cleanup EXIT
@@ -94,11 +107,16 @@ fresh_chroot() {
   tarball="$cache/$suite-minbase.tgz"
   root="$work/$name"
 
-  if [ ! -s "$tarball" ] || [ -n "$(find "$tarball" -mtime +7)" ]; then
+  if [ ! -s "$tarball" ] || [ -n "$(find "$tarball" -mtime +6)" ]; then
     rm -rf "$work/tarball-$suite"
-    debootstrap --variant=minbase --make-tarball="$tarball.part" "$suite" "$work/tarball-$suite" "$mirror" >&2
-    mv "$tarball.part" "$tarball"
-    rm -rf "$work/tarball-$suite"
+    if debootstrap --variant=minbase --make-tarball="$tarball.part" "$suite" "$work/tarball-$suite" "$mirror" >&2; then
+      mv "$tarball.part" "$tarball"
+    elif [ -s "$tarball" ]; then
+      echo "lwn-tray: could not renew $tarball; using it as it is" >&2
+    else
+      return 1
+    fi
+    rm -rf "$work/tarball-$suite" "$tarball.part"
   fi
   roots="$roots $root"
   debootstrap --variant=minbase --unpack-tarball="$tarball" "$suite" "$root" "$mirror" >&2
@@ -121,7 +139,9 @@ copy_tree() {
     git -C "$here" ls-files -z --cached --others --exclude-standard |
       (cd "$here" && tar --null -T - -cf - --ignore-failed-read 2>/dev/null) | tar -xf - -C "$1$2"
   else
-    (cd "$here" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$1$2"
+    (cd "$here" && tar --exclude-vcs --exclude=./build --exclude=./builddir --exclude='./_build*' \
+      --exclude=./build-asan --exclude=./build-fuzz --exclude=./build-deb --exclude=./build-releases -cf - .) |
+      tar -xf - -C "$1$2"
   fi
 }
 

@@ -41,7 +41,7 @@ if [ "$deb_status" -ne 0 ]; then
 fi
 
 # The README's commands on fresh Debian 12 and 13 machines, and the normal
-# suite and the package on Debian 13.
+# suite and the package on the release this machine does not run.
 releases_status=0
 if [ "${LWN_RELEASES:-1}" != 0 ]; then
   releases_started=$(date +%s)

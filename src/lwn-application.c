@@ -408,9 +408,9 @@ max_items_changed_cb (GSettings *settings,
   lwn_tray_set_max_items (self->tray, g_settings_get_uint (settings, key));
 }
 
-/* GNOME's top bar and KDE Plasma's Breeze draw their panel icons in one
- * colour, the panel's own; other panels (Xfce, waybar, MATE…) show icons in
- * colour. */
+/* GNOME's top bar (and Budgie's, "Budgie:GNOME") and KDE Plasma's Breeze
+ * draw their panel icons in one colour, the panel's own; other panels (Xfce,
+ * waybar, MATE…) show icons in colour. */
 static gboolean
 desktop_wants_symbolic (void)
 {
@@ -439,7 +439,10 @@ follow_view_settings (LwnApplication *self)
   g_autoptr (GSettingsSchema) schema = NULL;
 
   if (self->settings == NULL)
-    return;
+    {
+      lwn_tray_set_symbolic (self->tray, desktop_wants_symbolic ());
+      return;
+    }
   g_object_get (self->settings, "settings-schema", &schema, NULL);
   if (g_settings_schema_has_key (schema, "max-items"))
     {

@@ -2,13 +2,13 @@
 /* The tray item: libayatana-appindicator's AppIndicator, without its fallback to a GtkStatusIcon.
  *
  * When no StatusNotifierItem host is on the bus, AppIndicator makes a
- * GtkStatusIcon after a few seconds, and destroys it when a host comes. On
- * X11 that is an XEmbed icon, which Plasma's xembed proxy then shows beside
- * the real item; on Wayland, where GtkStatusIcon cannot work, GTK logs a
- * critical for it. The applet has its own answer to a desktop without a tray
- * (the headlines window, and a notice that says so), so this subclass turns
- * the fallback off, as the library's documentation of AppIndicatorClass
- * suggests: its fallback and unfallback class methods are left empty. */
+ * GtkStatusIcon a tenth of a second later, and destroys it when a host
+ * comes. On X11 that is an XEmbed icon, which Plasma's xembed proxy then
+ * shows beside the real item; on Wayland, where GtkStatusIcon cannot work,
+ * GTK logs a critical for it. The applet has its own answer to a desktop
+ * without a tray (the headlines window, and a notice that says so), so this
+ * subclass sets AppIndicatorClass's fallback and unfallback methods to
+ * NULL, which the library checks for before it calls them. */
 
 #include "config.h"
 

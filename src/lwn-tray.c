@@ -398,8 +398,8 @@ set_unread_count (LwnTray *self,
                                  n_unread > 0 ? _ ("Unread LWN.net headlines") : _ ("LWN.net headlines"));
   if (g_strcmp0 (app_indicator_get_label (self->indicator), label) != 0)
     app_indicator_set_label (self->indicator, label, "99");
-  /* Plasma, GNOME's extension and others show no label: the title, which
-   * they show as the item's tooltip, carries the count too. */
+  /* Plasma shows no label, but shows the title as the item's tooltip: the
+   * title carries the count too. */
   if (g_strcmp0 (app_indicator_get_title (self->indicator), title) != 0)
     app_indicator_set_title (self->indicator, title);
 }
@@ -573,7 +573,9 @@ update_cb (gpointer user_data)
   item_set_sensitive (self->refresh_item, !refreshing);
   status_label = literal_label ("", status != NULL ? status : "", 2 * LWN_TRAY_LABEL_CHARS);
   item_set_label (self->status_item, status_label);
-  item_set_visible (self->status_item, status != NULL && (state == LWN_READER_STATE_READY || refreshing));
+  /* With nothing shown, the status line says only that a refresh is under way. */
+  item_set_visible (self->status_item,
+                    status != NULL && (state == LWN_READER_STATE_READY || (state == LWN_READER_STATE_FAILED && refreshing)));
   show_site (self);
   return G_SOURCE_REMOVE;
 }

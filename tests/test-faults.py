@@ -280,12 +280,13 @@ def test_applet_drip_and_429(s):
     thread.start()
 
     server.wait_feed_requests(first + 1)
-    # While the drip goes on, the menu answers and still shows the last good state.
+    # While the drip goes on, the menu answers, still shows the last good
+    # headlines and says that a refresh is under way.
     for _ in range(5):
         time.sleep(2)
         entries = menu.visible_items()
         assert headline_labels(entries) == shown(items), menu.labels()
-        assert status_line(entries).startswith("Updated "), status_line(entries)
+        assert status_line(entries) == e2e.REFRESHING, status_line(entries)
         applet.assert_alive()
 
     entries = wait_failed(menu, REASONS["drip"], "the drip to be given up")

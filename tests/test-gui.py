@@ -252,7 +252,7 @@ def test_fixture_unread_count(s):
     assert all(label.startswith(BULLET) for label in labels), labels
     assert any(label.startswith(BULLET + "[$] ") for label in labels), labels
     applet.wait_indicator("NeedsAttention", "15")
-    # Hosts that show no label (Plasma, GNOME's extension) show the title.
+    # Plasma shows no label, but shows the title as the item's tooltip.
     e2e.wait_for(lambda: applet.prop("Title") == "LWN.net — 15 unread", "the count in the title")
     time.sleep(SETTLE)
     assert len(s.notifier.notifications()) <= 1, s.notifier.notifications()
@@ -444,8 +444,8 @@ def test_timer_conditional_get(s):
     second = s.server.log()[1]
     assert second["headers"].get("if-none-match") == etag, second
     assert second["status"] == 304, second
-    time.sleep(0.5)
-    entries = menu.visible_items()
+    # Refreshing… shows while a request is under way; the 304 leaves "Updated".
+    entries = menu.wait(lambda entries: status_line(entries)["label"].startswith("Updated "), "the status after the 304")
     assert headline_labels(entries) == [shown(item) for item in items], menu.labels()
     assert_updated(status_line(entries))
     applet.assert_alive()
@@ -646,6 +646,12 @@ def loaders_without_svg(path):
     return path
 
 
+def viewable_window(env, title):
+    """Whether the X server shows a window of this title."""
+    info = subprocess.run(["xwininfo", "-name", title], env=env, capture_output=True, text=True)
+    return info.returncode == 0 and "IsViewable" in info.stdout
+
+
 def test_missing_icons(s):
     """With an icon theme that has none of the windows' icons and no SVG loader,
     the headlines and preferences windows open and the applet goes on: GTK shows
@@ -664,8 +670,11 @@ def test_missing_icons(s):
     items = [current(937036)]
     applet, menu = start_loaded(s, items)
     open_windows(applet, menu)
-    # A window's icons are loaded as it is drawn, a frame or two after it is made.
-    time.sleep(1.0)
+    # A window's icons load as it is first drawn, right after the X server maps it.
+    for title in ("Preferences", "Headlines — LWN.net"):
+        e2e.wait_for(lambda: viewable_window(s.env, title) or not applet.alive(), "the %r window mapped" % title)
+        applet.assert_alive()
+    time.sleep(SETTLE)
     applet.assert_alive()
     menu.click("Quit")
     code = applet.wait_exit(QUIT_TIMEOUT)
