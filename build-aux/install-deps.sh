@@ -23,10 +23,14 @@ build_packages="
   libglib2.0-bin gtk-update-icon-cache librsvg2-common
   glib-networking gsettings-desktop-schemas ca-certificates
 "
+# The desktop suite runs GNOME Shell with the AppIndicator extension; the
+# shell's notification service is a gjs program that its session bus starts,
+# and its settings live in dconf.
 test_packages="
   libglib2.0-bin dbus dbus-x11 xvfb xauth x11-utils libxml2-utils
   python3 python3-dbus python3-dbusmock python3-gi openssl time curl
   at-spi2-core gir1.2-atspi-2.0
+  gnome-shell gnome-shell-extension-appindicator gjs dconf-gsettings-backend
   desktop-file-utils appstream librsvg2-bin groff-base
   clang libclang-rt-dev clang-format
   debootstrap
