@@ -451,6 +451,24 @@ class Shell:
             "title: n.title, body: n.bannerBodyText, actions: (n.actions || []).map(a => a.label) })))"
         )
 
+    def press_notification_button(self, title, label):
+        """Does what a click on the button labelled label of the notification titled
+        title does in its banner: runs the button's action and takes the notification
+        away. Returns None, or why it could not."""
+        return self.eval(
+            "(() => { const n = Main.messageTray.getSources().flatMap(s => s.notifications)"
+            ".find(n => n.title === %s); if (!n) return 'no notification is titled so';"
+            " const a = (n.actions || []).find(a => a.label === %s); if (!a) return 'it has no such button';"
+            " a.callback(); if (!n.resident) n.destroy(); return null; })()" % (json.dumps(title), json.dumps(label))
+        )
+
+    def close_window(self, pid):
+        """Asks each window of process pid to close, as its close button does."""
+        self.eval(
+            "global.get_window_actors().map(a => a.meta_window).filter(w => w.get_pid() === %d)"
+            ".forEach(w => w.delete(global.get_current_time())); true" % pid
+        )
+
     # The AppIndicator extension's button and menu ----------------------------
 
     def find_tray_button(self, bus_name):

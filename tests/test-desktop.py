@@ -9,7 +9,7 @@ the whole menu too.
 
 no-tray: with no extension (no StatusNotifierWatcher), the applet runs on with no
 critical and no warning, posts one notice after its grace period, with a Show Headlines
-action, and a second `lwn-tray --show` brings up the headlines window.
+action that brings up the headlines window, and so does a second `lwn-tray --show`.
 
 Usage: test-desktop.py tray|no-tray PATH-TO-lwn-tray [LOG-FOLDER]
 Each mode writes its sessions' logs, and a screenshot of each failed step, to
@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +27,7 @@ import traceback
 
 import lwn_e2e as e2e
 import lwn_gnome as gnome
+from gi.repository import GLib
 
 MODES = ("tray", "no-tray")
 APP_ID = e2e.APP_ID
@@ -273,6 +275,7 @@ def test_headline_opens_article(s):
     number = int(HEADLINE.search(item["label"]).group(1))
     click_menu_item(s, menu, item)
     opened = s.shell.wait(lambda: s.shell.recorder.urls(), "the browser to open %s" % article_url(number))
+    # Long enough for a second launch, which must not come, to show.
     time.sleep(0.5)
     assert s.shell.recorder.urls() == [article_url(number)], "the browser was given %r, not %r" % (
         s.shell.recorder.urls(),
@@ -290,7 +293,7 @@ def test_quit(s):
     click_menu_item(s, menu, quits[0])
     try:
         code = s.applet.wait(e2e.TIMEOUT)
-    except Exception:
+    except subprocess.TimeoutExpired:
         raise AssertionError("lwn-tray still runs %gs after Quit" % e2e.TIMEOUT) from None
     assert code == 0, "lwn-tray exited with %r after Quit:\n%s" % (code, s.log_tail())
     s.shell.wait(lambda: s.shell.tray_button() is None, "the item's button to leave the top bar")
@@ -327,10 +330,10 @@ def notices(s):
                     "/org/freedesktop/DBus",
                     "org.freedesktop.DBus",
                     "GetConnectionUnixProcessID",
-                    gnome.GLib.Variant("(s)", (sender,)),
+                    GLib.Variant("(s)", (sender,)),
                     "(u)",
                 )
-            except gnome.GLib.Error:
+            except GLib.Error:
                 owners[sender] = None
         return owners[sender]
 
@@ -379,37 +382,54 @@ def test_one_notice(s):
     print("# %.1fs after the start: %r with %r" % (after, notice["summary"], notice["actions"]))
 
 
+def headlines_window(s):
+    """The applet's headlines window while it shows, else None."""
+    for win in s.shell.windows():
+        # GTK 3 names the Wayland app id after the program; the application's id
+        # reaches the shell through GTK's own protocol.
+        if win["app_id"] == APP_ID and win["pid"] == s.applet.pid and win["showing"] and win["width"] > 0:
+            return win
+    return None
+
+
+def wait_headlines_window(s, after):
+    win = s.shell.wait(lambda: headlines_window(s), "the headlines window to show %s" % after)
+    box = (win["x"], win["y"], win["width"], win["height"])
+    assert on_monitor(box, s.shell.monitor_box), "the window %r lies off the %r monitor" % (box, s.shell.monitor_box)
+    print("# %r, %dx%d at (%d, %d), focused: %s" % (win["title"], box[2], box[3], box[0], box[1], win["focused"]))
+    return win
+
+
+def close_headlines_window(s):
+    if headlines_window(s):
+        s.shell.close_window(s.applet.pid)
+        s.shell.wait(lambda: not headlines_window(s), "the headlines window to close")
+
+
+def test_notice_action(s):
+    """The notice's Show Headlines button brings up the headlines window."""
+    key, label = SHOW_HEADLINES
+    found = [call for call in notices(s) if key in call["actions"]]
+    assert found, "no notice with a %r action to press" % key
+    why = s.shell.press_notification_button(found[0]["summary"], label)
+    assert why is None, "the shell's notice %r cannot be pressed: %s" % (found[0]["summary"], why)
+    wait_headlines_window(s, "after %s in the notice" % label)
+    close_headlines_window(s)
+    s.assert_alive()
+
+
 def test_show_window(s):
     """A second `lwn-tray --show` hands the request to the running applet, whose
     headlines window then shows on the screen."""
     s.assert_alive()
+    close_headlines_window(s)
     show = s.shell.spawn("show", [s.binary, "--show"], s.shell.applet_env(), "lwn-tray-show")
     try:
         code = show.wait(e2e.TIMEOUT)
-    except Exception:
+    except subprocess.TimeoutExpired:
         raise AssertionError("lwn-tray --show still runs after %gs" % e2e.TIMEOUT) from None
     assert code == 0, "lwn-tray --show exited with %r:\n%s" % (code, s.shell.log("lwn-tray-show"))
-
-    def window():
-        for win in s.shell.windows():
-            # GTK 3 names the Wayland app id after the program; the application's id
-            # reaches the shell through GTK's own protocol.
-            if win["app_id"] == APP_ID and win["pid"] == s.applet.pid and win["showing"] and win["width"] > 0:
-                return win
-        return None
-
-    win = s.shell.wait(window, "the headlines window of lwn-tray (application %s) to show" % APP_ID)
-    box = (win["x"], win["y"], win["width"], win["height"])
-    monitor = s.shell.monitor_box
-    assert (
-        box[0] < monitor[0] + monitor[2]
-        and box[1] < monitor[1] + monitor[3]
-        and box[0] + box[2] > 0
-        and box[1] + box[3] > 0
-    ), "the window %r lies off the %r monitor" % (box, monitor)
-    print(
-        "# window %r, %dx%d at (%d, %d), focused: %s" % (win["title"], box[2], box[3], box[0], box[1], win["focused"])
-    )
+    wait_headlines_window(s, "after lwn-tray --show")
 
 
 def test_clean_end(s):
@@ -422,7 +442,7 @@ def test_clean_end(s):
     s.applet.send_signal(signal.SIGTERM)
     try:
         code = s.applet.wait(e2e.TIMEOUT)
-    except Exception:
+    except subprocess.TimeoutExpired:
         raise AssertionError("lwn-tray still runs %gs after SIGTERM" % e2e.TIMEOUT) from None
     assert code == 0, "lwn-tray exited with %r on SIGTERM:\n%s" % (code, s.log_tail())
 
@@ -430,6 +450,7 @@ def test_clean_end(s):
 NO_TRAY_STEPS = [
     ("no tray: the applet runs on, with no critical and no warning", test_no_tray_runs_on),
     ("no tray: one notice after the grace period, with a Show Headlines action", test_one_notice),
+    ("no tray: the notice's Show Headlines button brings up the headlines window", test_notice_action),
     ("no tray: lwn-tray --show brings up the headlines window", test_show_window),
     ("no tray: still one notice and no warning; SIGTERM ends it with status 0", test_clean_end),
 ]
