@@ -15,5 +15,7 @@ fi
 # on the outer session bus, would be out of the scenarios' reach.
 export NO_AT_BRIDGE=1
 # The scenarios start their own buses; the outer session only catches anything
-# that would otherwise reach the user's real session bus.
-exec xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" dbus-run-session -- "$@"
+# that would otherwise reach the user's real session bus. The screen is tall
+# enough for a menu of max-items' largest value, 50 headlines; the tests of
+# smaller screens start X servers of their own.
+exec xvfb-run -a -s "-screen 0 1280x1800x24 -nolisten tcp" dbus-run-session -- "$@"

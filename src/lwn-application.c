@@ -10,6 +10,7 @@
 #include "lwn-application.h"
 #include "lwn-autostart.h"
 #include "lwn-cli.h"
+#include "lwn-desktop.h"
 #include "lwn-headlines-window.h"
 #include "lwn-launcher.h"
 #include "lwn-locations.h"
@@ -367,16 +368,61 @@ notifier_show_all_cb (LwnNotifier *notifier,
 
 /* Tray host */
 
+#define NO_TRAY_NOTICE_KEY "no-tray-notice-shown"
+
+/* Where the person can go instead of the icon, in their desktop's words. */
+static const char *
+no_tray_advice (void)
+{
+  switch (lwn_desktop_get_current ())
+    {
+      case LWN_DESKTOP_GNOME:
+        return _ ("GNOME Shell shows panel icons only with the AppIndicator extension. Open LWN.net Headlines "
+                  "from Activities at any time; new headlines still arrive as notifications.");
+      case LWN_DESKTOP_KDE:
+        return _ ("No panel holds a System Tray widget. Add one to see the icon, or open LWN.net Headlines "
+                  "from the application launcher at any time; new headlines still arrive as notifications.");
+      case LWN_DESKTOP_OTHER:
+      default:
+        return _ ("No panel shows StatusNotifierItem icons. Open LWN.net Headlines from the applications menu "
+                  "at any time; new headlines still arrive as notifications.");
+    }
+}
+
+static gboolean
+has_setting (LwnApplication *self,
+             const char *key)
+{
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (self->settings == NULL)
+    return FALSE;
+  g_object_get (self->settings, "settings-schema", &schema, NULL);
+  return g_settings_schema_has_key (schema, key);
+}
+
+/* Told once per installation: at every login on a desktop without a tray,
+ * the same notice would only be noise. */
 static void
 tray_host_missing_cb (LwnTrayHost *tray_host,
                       LwnApplication *self)
 {
-  g_message ("No system tray (StatusNotifierItem host) found; headlines arrive as notifications only");
-  lwn_notifier_show_message (self->notifier,
-                             _ ("No system tray found"),
-                             _ ("New headlines will still arrive as notifications. To see the "
-                                "icon and its menu, enable a tray that supports "
-                                "StatusNotifierItem, such as the AppIndicator extension on GNOME."));
+  gboolean remembered = has_setting (self, NO_TRAY_NOTICE_KEY);
+
+  g_message ("No system tray (StatusNotifierItem host) found; the window and notifications remain");
+  if (remembered && g_settings_get_boolean (self->settings, NO_TRAY_NOTICE_KEY))
+    return;
+
+  lwn_notifier_show_notice (self->notifier, _ ("LWN.net Headlines runs without a panel icon"), no_tray_advice ());
+  if (remembered)
+    g_settings_set_boolean (self->settings, NO_TRAY_NOTICE_KEY, TRUE);
+}
+
+static void
+tray_host_found_cb (LwnTrayHost *tray_host,
+                    LwnApplication *self)
+{
+  lwn_notifier_withdraw_notice (self->notifier);
 }
 
 static void
@@ -408,19 +454,10 @@ max_items_changed_cb (GSettings *settings,
   lwn_tray_set_max_items (self->tray, g_settings_get_uint (settings, key));
 }
 
-/* GNOME's top bar (and Budgie's, "Budgie:GNOME") and KDE Plasma's Breeze
- * draw their panel icons in one colour, the panel's own; other panels (Xfce,
- * waybar, MATE…) show icons in colour. */
 static gboolean
 desktop_wants_symbolic (void)
 {
-  const char *current = g_getenv ("XDG_CURRENT_DESKTOP");
-  g_auto (GStrv) desktops = g_strsplit (current != NULL ? current : "", ":", -1);
-
-  for (guint i = 0; desktops[i] != NULL; i++)
-    if (g_ascii_strcasecmp (desktops[i], "GNOME") == 0 || g_ascii_strcasecmp (desktops[i], "KDE") == 0)
-      return TRUE;
-  return FALSE;
+  return lwn_desktop_wants_symbolic (lwn_desktop_get_current ());
 }
 
 static void
@@ -502,6 +539,7 @@ lwn_application_startup (GApplication *application)
 
   self->tray_host = lwn_tray_host_new (self->session_bus, self->tray);
   g_signal_connect (self->tray_host, "missing", G_CALLBACK (tray_host_missing_cb), self);
+  g_signal_connect (self->tray_host, "found", G_CALLBACK (tray_host_found_cb), self);
 
   self->sigterm_id = g_unix_signal_add (SIGTERM, quit_signal_cb, self);
   self->sigint_id = g_unix_signal_add (SIGINT, quit_signal_cb, self);

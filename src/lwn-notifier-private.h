@@ -14,10 +14,12 @@ typedef enum
   LWN_NOTE_ITEM,
   LWN_NOTE_GROUP,
   LWN_NOTE_MESSAGE,
+  LWN_NOTE_NOTICE,
   LWN_NOTE_REMINDER,
 } LwnNoteKind;
 
-/* One notification: a headline's, the group's, the applet's own message or a reminder's. Each kind
+/* One notification: a headline's, the group's, the applet's own message, its notice of how to reach it
+ * without a tray, or a reminder's. Each kind
  * has a place of its own in the notifier, so that no feed's ids can name another kind. */
 typedef struct
 {
@@ -61,6 +63,7 @@ struct _LwnNotifier
   guint n_grouped_untracked; /* what it counts beyond those */
   char *site_name;
   LwnNote *message;
+  LwnNote *notice;
   GHashTable *reminders; /* item id → LwnNote* */
   guint64 next_order;
 };

@@ -110,6 +110,20 @@ shown (LwnNotifier *self,
     lwn_notifier_deliver_queued (self);
 }
 
+/* What the note's action says, NULL for none. Headlines and reminders open
+ * their article; the notice opens the headlines window. */
+static const char *
+action_label (LwnNotifier *self,
+              const LwnNote *note)
+{
+  if (!self->actions)
+    return NULL;
+  if (note->kind == LWN_NOTE_NOTICE)
+    /* Translators: a button on the notice that there is no tray; it opens the headlines window. */
+    return _ ("Show Headlines");
+  return lwn_url_is_launchable (note->url) ? _ ("Open") : NULL;
+}
+
 /* Needs the server's capabilities, and no call under way for the note. */
 static void
 send_notification (LwnNotifier *self,
@@ -135,8 +149,8 @@ send_notification (LwnNotifier *self,
   note->sending = TRUE;
   /* The summary is plain text by the spec; the note's id updates a shown one in place. */
   lwn_notify_thread_show (self->thread, note->kind, note->item_id, self->generation, note->id, summary, body,
-                          self->actions && lwn_url_is_launchable (note->url) ? _ ("Open") : NULL, APP_ID,
-                          note->category);
+                          action_label (self, note), note->kind == LWN_NOTE_NOTICE ? "show-headlines" : NULL,
+                          APP_ID, note->category);
 }
 
 /* The capabilities of the server of @result's generation, or its silence. */
@@ -277,10 +291,14 @@ action_invoked (LwnNotifier *self,
 {
   LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
 
-  if (note == NULL || note->id == 0 || note->id != result->id || !lwn_url_is_launchable (note->url))
+  if (note == NULL || note->id == 0 || note->id != result->id)
     return;
 
-  if (note->kind == LWN_NOTE_GROUP)
+  if (note->kind == LWN_NOTE_NOTICE)
+    g_signal_emit_by_name (self, "show-all", NULL, result->activation_token);
+  else if (!lwn_url_is_launchable (note->url))
+    return;
+  else if (note->kind == LWN_NOTE_GROUP)
     g_signal_emit_by_name (self, "show-all", note->url, result->activation_token);
   else if (note->kind == LWN_NOTE_ITEM)
     g_signal_emit_by_name (self, "open", note->item_id, note->url, result->activation_token);

@@ -54,6 +54,7 @@ typedef struct
   char *summary;
   char *body;
   char *action_label;
+  char *action_key; /* a button of its own besides the default action, or NULL */
   char *desktop_entry;
   char *category;
 } Request;
@@ -283,6 +284,10 @@ do_show (LwnNotifyThread *self,
   if (request->action_label != NULL)
     notify_notification_add_action (notification, "default", request->action_label, action_cb,
                                     note_name_new (self, request->kind, request->item_id), note_name_free);
+  /* GNOME Shell shows no button for the default action, only for others. */
+  if (request->action_label != NULL && request->action_key != NULL)
+    notify_notification_add_action (notification, request->action_key, request->action_label, action_cb,
+                                    note_name_new (self, request->kind, request->item_id), note_name_free);
   /* The notifier knows which server's id this is: 0 for a new server makes a new notification. */
   g_object_set (notification, "id", request->replaces_id <= G_MAXINT32 ? (gint) request->replaces_id : 0, NULL);
 
@@ -370,6 +375,7 @@ request_free (gpointer data)
   g_free (request->summary);
   g_free (request->body);
   g_free (request->action_label);
+  g_free (request->action_key);
   g_free (request->desktop_entry);
   g_free (request->category);
   thread_unref (request->self);
@@ -474,6 +480,7 @@ lwn_notify_thread_show (LwnNotifyThread *self,
                         const char *summary,
                         const char *body,
                         const char *action_label,
+                        const char *action_key,
                         const char *desktop_entry,
                         const char *category)
 {
@@ -486,6 +493,7 @@ lwn_notify_thread_show (LwnNotifyThread *self,
   request->summary = g_strdup (summary);
   request->body = g_strdup (body);
   request->action_label = g_strdup (action_label);
+  request->action_key = g_strdup (action_key);
   request->desktop_entry = g_strdup (desktop_entry);
   request->category = g_strdup (category);
   send_request (request);

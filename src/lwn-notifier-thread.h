@@ -53,6 +53,7 @@ void             lwn_notify_thread_show          (LwnNotifyThread     *self,
                                                   const char          *summary,
                                                   const char          *body,
                                                   const char          *action_label,
+                                                  const char          *action_key,
                                                   const char          *desktop_entry,
                                                   const char          *category);
 void             lwn_notify_thread_close         (LwnNotifyThread     *self,

@@ -80,6 +80,8 @@ lwn_notifier_list_notes (LwnNotifier *self)
     g_ptr_array_add (notes, self->group);
   if (self->message != NULL)
     g_ptr_array_add (notes, self->message);
+  if (self->notice != NULL)
+    g_ptr_array_add (notes, self->notice);
   g_hash_table_iter_init (&iter, self->reminders);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (notes, value);
@@ -99,6 +101,8 @@ lwn_notifier_find_note (LwnNotifier *self,
         return self->group;
       case LWN_NOTE_MESSAGE:
         return self->message;
+      case LWN_NOTE_NOTICE:
+        return self->notice;
       case LWN_NOTE_REMINDER:
         return g_hash_table_lookup (self->reminders, item_id);
       default:
@@ -149,6 +153,10 @@ lwn_notifier_drop_note (LwnNotifier *self,
       case LWN_NOTE_MESSAGE:
         lwn_notifier_forget_notification (self, note);
         g_clear_pointer (&self->message, note_free);
+        break;
+      case LWN_NOTE_NOTICE:
+        lwn_notifier_forget_notification (self, note);
+        g_clear_pointer (&self->notice, note_free);
         break;
       case LWN_NOTE_REMINDER:
         lwn_notifier_forget_notification (self, note);
@@ -403,6 +411,7 @@ lwn_notifier_finalize (GObject *object)
   g_hash_table_unref (self->grouped_ids);
   g_ptr_array_unref (self->grouped);
   g_clear_pointer (&self->message, note_free);
+  g_clear_pointer (&self->notice, note_free);
   g_hash_table_unref (self->reminders);
   g_free (self->site_name);
   g_free (self->owner);
@@ -444,7 +453,8 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
    * @url: the site the grouped notification was about
    * @activation_token: (nullable): the token the server sent with the action
    *
-   * The user acted on the notification that groups many new headlines.
+   * The user acted on the notification that groups many new headlines, or on
+   * the notice that there is no tray; @url is %NULL for the notice.
    */
   g_signal_new ("show-all", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                 0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
@@ -589,7 +599,7 @@ lwn_notifier_withdraw_all (LwnNotifier *self)
     {
       LwnNote *note = g_ptr_array_index (notes, i);
 
-      if (note->kind != LWN_NOTE_MESSAGE)
+      if (note->kind != LWN_NOTE_MESSAGE && note->kind != LWN_NOTE_NOTICE)
         withdraw_note (self, note);
     }
 }
@@ -613,6 +623,43 @@ lwn_notifier_show_message (LwnNotifier *self,
   if (self->message == NULL)
     self->message = note_new (LWN_NOTE_MESSAGE, NULL);
   update_note (self, self->message, summary, body, NULL, NULL);
+}
+
+/**
+ * lwn_notifier_show_notice:
+ * @self: a #LwnNotifier
+ * @summary: one line
+ * @body: plain text
+ *
+ * Shows how to reach the applet when no tray shows its icon, with a "Show
+ * Headlines" action that emits #LwnNotifier::show-all; unlike a message, it
+ * stays until lwn_notifier_withdraw_notice().
+ */
+void
+lwn_notifier_show_notice (LwnNotifier *self,
+                          const char *summary,
+                          const char *body)
+{
+  g_return_if_fail (LWN_IS_NOTIFIER (self));
+
+  if (self->notice == NULL)
+    self->notice = note_new (LWN_NOTE_NOTICE, NULL);
+  update_note (self, self->notice, summary, body, NULL, NULL);
+}
+
+/**
+ * lwn_notifier_withdraw_notice:
+ * @self: a #LwnNotifier
+ *
+ * Closes the notice, shown or on its way, if there is one.
+ */
+void
+lwn_notifier_withdraw_notice (LwnNotifier *self)
+{
+  g_return_if_fail (LWN_IS_NOTIFIER (self));
+
+  if (self->notice != NULL)
+    withdraw_note (self, self->notice);
 }
 
 /**
@@ -661,6 +708,6 @@ lwn_notifier_count_kept (LwnNotifier *self)
 {
   g_return_val_if_fail (LWN_IS_NOTIFIER (self), 0);
 
-  return g_hash_table_size (self->items) + (self->group != NULL) + self->grouped->len + (self->message != NULL)
+  return g_hash_table_size (self->items) + (self->group != NULL) + self->grouped->len + (self->message != NULL) + (self->notice != NULL)
          + g_hash_table_size (self->reminders);
 }

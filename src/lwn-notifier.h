@@ -28,6 +28,10 @@ void         lwn_notifier_withdraw_all  (LwnNotifier *self);
 void         lwn_notifier_show_message  (LwnNotifier *self,
                                          const char  *summary,
                                          const char  *body);
+void         lwn_notifier_show_notice   (LwnNotifier *self,
+                                         const char  *summary,
+                                         const char  *body);
+void         lwn_notifier_withdraw_notice (LwnNotifier *self);
 void         lwn_notifier_remind        (LwnNotifier *self,
                                          const char  *item_id,
                                          const char  *title,

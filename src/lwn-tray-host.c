@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Watches the StatusNotifierWatcher's name: the tray learns when a host comes and goes, and when none has
- * taken the indicator a few seconds after there was none to take it, ::missing says so, once a run. */
+/* Watches the StatusNotifierWatcher's name: the tray learns when a host comes and goes. When none has
+ * taken the indicator some seconds after there was none to take it, ::missing says so, once a run; a
+ * registry that restarts within those seconds is not missing. ::found says when an icon shows after that. */
 
 #include "config.h"
 
 #include "lwn-tray-host.h"
 
-/* How long a tray host may take to appear before the person is told there is none. */
+/* How long a tray host may take to appear, or to come back after it left,
+ * before the person is told there is none. Plasma's registry restarts in
+ * about 2 s. */
 #define GRACE_SECONDS 5
 #define STATUS_NOTIFIER_WATCHER "org.kde.StatusNotifierWatcher"
 
@@ -25,6 +28,7 @@ G_DEFINE_FINAL_TYPE (LwnTrayHost, lwn_tray_host, G_TYPE_OBJECT)
 enum
 {
   SIGNAL_MISSING,
+  SIGNAL_FOUND,
   N_SIGNALS
 };
 
@@ -75,8 +79,12 @@ connection_changed_cb (LwnTray *tray,
                        gboolean connected,
                        LwnTrayHost *self)
 {
-  if (connected)
-    g_clear_handle_id (&self->grace_id, g_source_remove);
+  if (!connected)
+    return;
+
+  g_clear_handle_id (&self->grace_id, g_source_remove);
+  if (self->told)
+    g_signal_emit (self, signals[SIGNAL_FOUND], 0);
 }
 
 static void
@@ -106,6 +114,14 @@ lwn_tray_host_class_init (LwnTrayHostClass *klass)
    */
   signals[SIGNAL_MISSING] = g_signal_new ("missing", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                           NULL, G_TYPE_NONE, 0);
+  /**
+   * LwnTrayHost::found:
+   *
+   * A tray host shows the indicator, after #LwnTrayHost::missing said there
+   * was none. Emitted each time the icon shows again.
+   */
+  signals[SIGNAL_FOUND] = g_signal_new ("found", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 0);
 }
 
 static void

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "lwn-desktop.h"
 #include "lwn-indicator.h"
 #include "lwn-text.h"
 #include "lwn-tray.h"
@@ -14,6 +15,10 @@
 /* How long a present tray host may take to accept the item before it is created anew. */
 #define HOST_CHECK_SECONDS 4
 #define MAX_RECREATIONS 3
+
+/* Below the headlines: the status line and seven commands, in two groups. */
+#define N_COMMAND_ROWS 8
+#define N_COMMAND_SEPARATORS 2
 
 /* Names the tasks this file starts; its address is what matters. */
 static char made_connection_source_tag;
@@ -32,6 +37,7 @@ struct _LwnTray
   GActionGroup *actions; /* the application's, which outlives the tray */
   LwnReader *reader;
   guint max_items;
+  LwnMenuMetrics menu_metrics; /* how tall the tray host draws the menu */
   guint update_id;
 
   AppIndicator *indicator;
@@ -45,7 +51,8 @@ struct _LwnTray
   GtkMenu *menu;
 
   GtkWidget *message_item;    /* "Loading headlines…", or why there are none */
-  GHashTable *headline_items; /* item id → GtkMenuItem, for the headlines shown */
+  GHashTable *headline_items; /* item id → GtkCheckMenuItem, for the headlines shown */
+  gboolean marking;           /* setting an unread mark, which GTK does by activating the item */
   GPtrArray *shown;           /* GtkMenuItem*, in menu order */
   GtkWidget *status_item;
   GtkWidget *refresh_item;
@@ -104,12 +111,37 @@ literal_label (const char *prefix,
   return g_strconcat (prefix, escaped, NULL);
 }
 
+/* The unread mark is the item's radio indicator, which hosts draw in a column
+ * of its own: titles line up whether read or not, and a screen reader hears
+ * the state as "checked". */
+static void
+show_unread_mark (LwnTray *self,
+                  GtkMenuItem *item,
+                  gboolean unread)
+{
+  GtkCheckMenuItem *check = GTK_CHECK_MENU_ITEM (item);
+
+  g_object_set_data (G_OBJECT (item), "lwn-unread", GINT_TO_POINTER (unread));
+  if (gtk_check_menu_item_get_active (check) == unread)
+    return;
+
+  /* GTK sets the state by activating the item, which must not open it. */
+  self->marking = TRUE;
+  gtk_check_menu_item_set_active (check, unread);
+  self->marking = FALSE;
+}
+
 static void
 headline_activate_cb (GtkMenuItem *item,
                       LwnTray *self)
 {
   const char *id = g_object_get_data (G_OBJECT (item), "lwn-item-id");
+  gboolean unread = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (item), "lwn-unread"));
 
+  if (self->marking)
+    return;
+  /* GTK toggled the mark on activation; only the reading model changes it. */
+  show_unread_mark (self, item, unread);
   g_action_group_activate_action (self->actions, "open-headline", g_variant_new_string (id));
 }
 
@@ -172,8 +204,9 @@ static GtkWidget *
 new_headline_item (LwnTray *self,
                    const char *id)
 {
-  GtkWidget *item = gtk_menu_item_new ();
+  GtkWidget *item = gtk_check_menu_item_new ();
 
+  gtk_check_menu_item_set_draw_as_radio (GTK_CHECK_MENU_ITEM (item), TRUE);
   /* Use-underline stays on for every label, so that the escaping done by
    * literal_label() means the same to GTK and to dbusmenu hosts. */
   gtk_menu_item_set_use_underline (GTK_MENU_ITEM (item), TRUE);
@@ -467,11 +500,42 @@ show_message (LwnTray *self,
   set_unread_count (self, 0);
 }
 
+/* The smallest monitor's height: the menu opens on the panel's monitor,
+ * which the applet cannot know. G_MAXINT without a monitor. */
+static int
+smallest_monitor_height (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  int height = G_MAXINT;
+
+  for (int i = 0; display != NULL && i < gdk_display_get_n_monitors (display); i++)
+    {
+      GdkRectangle geometry;
+
+      gdk_monitor_get_geometry (gdk_display_get_monitor (display, i), &geometry);
+      if (geometry.height > 0)
+        height = MIN (height, geometry.height);
+    }
+  return height;
+}
+
+/* No host scrolls a tray menu that is too tall (GNOME's extension lets it run
+ * off the screen, Qt splits it into columns), so the menu takes no more
+ * headlines than leave the commands on screen; the window shows them all. */
+static guint
+headlines_that_fit (LwnTray *self)
+{
+  guint fit = lwn_desktop_fit_menu_rows (&self->menu_metrics, smallest_monitor_height (), N_COMMAND_ROWS,
+                                         N_COMMAND_SEPARATORS);
+
+  return MIN (fit, self->max_items);
+}
+
 static void
 show_headlines (LwnTray *self)
 {
   GListModel *headlines = lwn_reader_get_headlines (self->reader);
-  guint n = MIN (g_list_model_get_n_items (headlines), self->max_items);
+  guint n = MIN (g_list_model_get_n_items (headlines), headlines_that_fit (self));
   g_autoptr (GPtrArray) items = g_ptr_array_new ();
   GtkWidget *target = NULL;
   guint n_unread = 0;
@@ -489,9 +553,7 @@ show_headlines (LwnTray *self)
       gboolean unread = lwn_headline_get_unread (headline);
       gboolean openable = lwn_headline_get_url (headline) != NULL;
       GtkWidget *item = g_hash_table_lookup (self->headline_items, id);
-      /* The marker carries the state in the text itself, for screen readers too. */
-      g_autofree char *label = literal_label (unread ? "• " : "", lwn_headline_get_title (headline),
-                                              LWN_TRAY_LABEL_CHARS);
+      g_autofree char *label = literal_label ("", lwn_headline_get_title (headline), LWN_TRAY_LABEL_CHARS);
 
       if (item == NULL)
         {
@@ -500,6 +562,7 @@ show_headlines (LwnTray *self)
         }
 
       item_set_label (item, label);
+      show_unread_mark (self, GTK_MENU_ITEM (item), unread);
       item_set_sensitive (item, openable);
       g_ptr_array_add (items, item);
 
@@ -610,6 +673,10 @@ lwn_tray_dispose (GObject *object)
 
   g_clear_handle_id (&self->host_check_id, g_source_remove);
   g_clear_handle_id (&self->update_id, g_source_remove);
+  if (gdk_display_get_default () != NULL)
+    g_signal_handlers_disconnect_by_data (gdk_display_get_default (), self);
+  if (gdk_screen_get_default () != NULL)
+    g_signal_handlers_disconnect_by_data (gdk_screen_get_default (), self);
   if (self->reader != NULL)
     g_signal_handlers_disconnect_by_data (self->reader, self);
   if (self->actions != NULL)
@@ -655,6 +722,7 @@ static void
 lwn_tray_init (LwnTray *self)
 {
   self->max_items = 20;
+  lwn_desktop_get_menu_metrics (lwn_desktop_get_current (), &self->menu_metrics);
   self->headline_items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, destroy_menu_item);
   self->shown = g_ptr_array_new ();
 }
@@ -732,6 +800,10 @@ lwn_tray_new (GActionGroup *actions,
   show_autostart_state (self);
   g_signal_connect (actions, "action-state-changed", G_CALLBACK (action_state_changed_cb), self);
   g_signal_connect (reader, "changed", G_CALLBACK (reader_changed_cb), self);
+  /* A monitor plugged in or out changes how many headlines fit. */
+  g_signal_connect_swapped (gdk_display_get_default (), "monitor-added", G_CALLBACK (lwn_tray_schedule_update), self);
+  g_signal_connect_swapped (gdk_display_get_default (), "monitor-removed", G_CALLBACK (lwn_tray_schedule_update), self);
+  g_signal_connect_swapped (gdk_screen_get_default (), "monitors-changed", G_CALLBACK (lwn_tray_schedule_update), self);
   update_cb (self);
   create_indicator (self);
   return self;

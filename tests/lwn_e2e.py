@@ -38,6 +38,9 @@ SLOWDOWN = float(os.environ.get("LWN_E2E_SLOWDOWN", "1"))
 APP_ID = "io.github.lwntray.LwnTray"
 ITEM_ID = "lwn-tray"
 ELLIPSIS = "\u2026"
+# How the tests write an unread headline: the menu marks it with a filled
+# radio indicator (toggle-type "radio", toggle-state 1), drawn in a column of
+# its own, and leaves the title as it is.
 BULLET = "\u2022 "
 LOADING = "Loading headlines" + ELLIPSIS
 FEED_PATH = "/headlines/rss"
@@ -562,6 +565,18 @@ class NotificationDaemon:
             result.append(Notification(fresh, args))
         return result
 
+    def closed_ids(self):
+        """The ids of every CloseNotification call since the daemon started."""
+        (calls,) = self.bus.call(
+            NOTIFY_NAME,
+            NOTIFY_PATH,
+            MOCK_IFACE,
+            "GetMethodCalls",
+            GLib.Variant("(s)", ("CloseNotification",)),
+            "(a(tav))",
+        )
+        return [args[0] for _timestamp, args in calls]
+
     def wait_count(self, count, timeout=TIMEOUT):
         return wait_for(
             lambda: len(self.notifications()) >= count and self.notifications(),
@@ -709,10 +724,11 @@ class Menu:
         for child in children:
             item_id, props, _grandchildren = child
             raw = props.get("label", "")
+            marked = props.get("toggle-type", "") == "radio" and props.get("toggle-state", -1) == 1
             entries.append(
                 {
                     "id": item_id,
-                    "label": display_label(raw),
+                    "label": (BULLET if marked else "") + display_label(raw),
                     "raw_label": raw,
                     "enabled": props.get("enabled", True),
                     "visible": props.get("visible", True),
@@ -928,14 +944,11 @@ class Applet:
 _xvfb = None
 
 
-def ensure_display():
-    """Starts a private Xvfb when the tests run outside test-session.sh."""
-    global _xvfb
-    if os.environ.get("DISPLAY"):
-        return os.environ["DISPLAY"]
+def start_xvfb(size="1280x1800"):
+    """Starts an Xvfb with one screen of size WxH; returns (process, DISPLAY)."""
     read_end, write_end = os.pipe()
-    _xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", size + "x24", "-nolisten", "tcp"],
         pass_fds=(write_end,),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -945,8 +958,18 @@ def ensure_display():
     with os.fdopen(read_end) as f:
         number = f.readline().strip()
     if not number:
+        stop_process(proc)
         raise RuntimeError("Xvfb did not report a display")
-    os.environ["DISPLAY"] = ":" + number
+    return proc, ":" + number
+
+
+def ensure_display():
+    """Starts a private Xvfb when the tests run outside test-session.sh, of the
+    same size: room for a menu of 50 headlines."""
+    global _xvfb
+    if os.environ.get("DISPLAY"):
+        return os.environ["DISPLAY"]
+    _xvfb, os.environ["DISPLAY"] = start_xvfb()
     return os.environ["DISPLAY"]
 
 

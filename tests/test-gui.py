@@ -27,6 +27,8 @@ COMMANDS = ["Refresh now", "Mark all as read", "Open LWN.net", "Quit"]
 # Long enough to notice a repeated or late notification, short enough to keep the
 # suite quick.
 SETTLE = 1.0
+# How long no tray host may be on the bus before the applet says so.
+NO_TRAY_GRACE_SECONDS = 5
 
 
 def current(number, title=None):
@@ -248,6 +250,11 @@ def test_fixture_unread_count(s):
     menu = applet.menu()
     entries = menu.wait(lambda entries: len(split(entries)[0]) == 15, "the 15 LWN headlines")
     labels = headline_labels(entries)
+    # The unread mark is a radio indicator in a column of its own: the titles
+    # themselves carry no marker, so read and unread ones line up.
+    for entry in split(entries)[0]:
+        assert entry["toggle-type"] == "radio" and entry["toggle-state"] == 1, entry
+        assert not entry["raw_label"].startswith("\u2022"), entry
     assert labels[0] == BULLET + "Going Rogue (Digital Antiquarian)", labels[0]
     assert all(label.startswith(BULLET) for label in labels), labels
     assert any(label.startswith(BULLET + "[$] ") for label in labels), labels
@@ -263,7 +270,17 @@ def test_fixture_unread_count(s):
         lambda entries: headline_labels(entries)[0] == "Going Rogue (Digital Antiquarian)", "the first item read"
     )
     assert all(label.startswith(BULLET) for label in headline_labels(entries)[1:]), headline_labels(entries)
+    assert split(entries)[0][0]["toggle-type"] == "radio" and split(entries)[0][0]["toggle-state"] == 0, entries[0]
     applet.wait_indicator("NeedsAttention", "14")
+
+    # Opening a read headline again opens it and leaves it read: the click
+    # toggles nothing the reading model did not.
+    menu.click("Going Rogue")
+    assert s.recorder.wait_count(2)[1] == "https://lwn.net/Articles/937631/"
+    time.sleep(SETTLE)
+    assert len(s.recorder.urls()) == 2, s.recorder.urls()
+    first = split(menu.visible_items())[0][0]
+    assert first["label"] == "Going Rogue (Digital Antiquarian)" and first["toggle-state"] == 0, first
     e2e.wait_for(lambda: applet.prop("Title") == "LWN.net — 14 unread", "the new count in the title")
     stop_ok(applet)
 
@@ -759,27 +776,75 @@ def xembed_windows(env):
     return found
 
 
+NOTICE = "LWN.net Headlines runs without a panel icon"
+
+
+def notices(s):
+    return [notification for notification in s.notifier.notifications() if notification.summary == NOTICE]
+
+
 def test_no_watcher(s):
-    """Without a StatusNotifierWatcher the applet keeps running, explains once how to
-    get the icon, makes no XEmbed icon in its place (libayatana-appindicator's
-    GtkStatusIcon fallback, which Plasma would show beside the real item), and
-    registers when a watcher shows up."""
+    """Without a StatusNotifierWatcher the applet keeps running, makes no XEmbed
+    icon in its place (libayatana-appindicator's GtkStatusIcon fallback, which
+    Plasma would show beside the real item) and, once the grace period has
+    passed, says how to reach it: one notice, in the desktop's words, whose
+    action opens the headlines window. A tray that appears withdraws it and
+    gets the item; the notice never comes again, not after a restart either."""
     items = [current(937040), current(937041)]
     s.server.set_items(items)
+    s.env["XDG_CURRENT_DESKTOP"] = "GNOME"
     applet = s.launch(interval=2)
-    e2e.wait_for(lambda: explanations(s, items), "the notification about the missing tray")
+    (notice,) = e2e.wait_for(lambda: notices(s), "the notice about the missing tray")
+    assert "AppIndicator extension" in notice.body and "Activities" in notice.body, notice
+    assert notice.actions.get("show-headlines") == "Show Headlines", notice
+    assert notice.actions.get("default") == "Show Headlines", notice
     applet.assert_alive()
     assert xembed_windows(s.env) == [], "the applet made an XEmbed tray icon"
     answered = len(s.server.answered())
     s.server.wait_answered(answered + 2, timeout=15)
     applet.assert_alive()
-    notifications = s.notifier.notifications()
-    assert len(explanations(s, items)) == 1, notifications
-    assert len(notifications) <= 2, notifications
+    assert len(notices(s)) == 1, s.notifier.notifications()
+    assert len(explanations(s, items)) == 1, s.notifier.notifications()
+
+    s.notifier.invoke(notice.id, "show-headlines")
+    e2e.wait_for(lambda: viewable_window(s.env, "Headlines — LWN.net"), "the headlines window from the notice")
 
     s.start_watcher()
     applet.wait_registered()
+    e2e.wait_for(lambda: notice.id in s.notifier.closed_ids(), "the notice withdrawn once the icon shows")
     wait_headlines(applet.menu(), items)
+    stop_ok(applet)
+
+    # Once per installation: not at the next start without a tray either.
+    s.watcher.close()
+    s.watcher = None
+    applet = s.launch(interval=3600)
+    e2e.wait_for(lambda: "No system tray" in applet.log(), "the applet to find no tray again")
+    time.sleep(SETTLE)
+    assert len(notices(s)) == 1, s.notifier.notifications()
+    stop_ok(applet)
+
+
+def test_no_watcher_grace(s):
+    """A tray registry that goes away and comes back within the grace period (a
+    panel that restarts) is not an absence: no notice. Each desktop gets its own
+    advice."""
+    items = [current(937045)]
+    s.server.set_items(items)
+    s.env["XDG_CURRENT_DESKTOP"] = "KDE"
+    applet = s.start()
+    wait_headlines(applet.menu(), items)
+    s.watcher.close()
+    e2e.wait_for(lambda: "No tray host watcher on the bus" in applet.log(), "the applet to see the host go")
+    time.sleep(2)
+    s.start_watcher()
+    applet.wait_registered()
+    time.sleep(NO_TRAY_GRACE_SECONDS + SETTLE)
+    assert notices(s) == [], s.notifier.notifications()
+
+    s.watcher.close()
+    (notice,) = e2e.wait_for(lambda: notices(s), "the notice once the tray stayed away")
+    assert "System Tray widget" in notice.body and "application launcher" in notice.body, notice
     stop_ok(applet)
 
 
@@ -979,11 +1044,43 @@ def test_start_at_login_then_quit(s):
     assert applet.wait_exit() == 0, applet.log()
     assert os.path.exists(autostart_file(s)), "the last click's entry was not written"
 
+def test_menu_fits_screen(s):
+    """A 40-item feed: the menu takes no more headlines than leave every command
+    on the smallest monitor, drawn with the rows of the desktop's tray host
+    (GNOME Shell's are 36 px); up to max-items on a screen with room."""
+    items = [current(938000 + index) for index in range(40)]
+    s.server.set_items(items)
+    # (screen, XDG_CURRENT_DESKTOP, extra arguments, headlines expected)
+    cases = [
+        ("1280x800", "GNOME", (), 11),
+        ("1366x768", "ubuntu:GNOME", (), 10),
+        ("1280x800", "XFCE", (), 17),
+        ("1280x1024", "KDE", (), 20),
+    ]
+    for size, desktop, args, expected in cases:
+        xvfb, display = e2e.start_xvfb(size)
+        try:
+            s.env["DISPLAY"] = display
+            s.env["XDG_CURRENT_DESKTOP"] = desktop
+            applet = s.start(*args)
+            menu = applet.menu()
+            entries = menu.wait(
+                lambda entries: len(split(entries)[0]) == expected and status_line(entries) is not None,
+                "%d headlines on a %s %s screen" % (expected, size, desktop),
+            )
+            assert headline_labels(entries) == [shown(item) for item in items[:expected]], headline_labels(entries)
+            assert [entry["label"] for entry in split(entries)[1] if entry["label"] in COMMANDS] == COMMANDS, entries
+            stop_ok(applet)
+        finally:
+            e2e.stop_process(xvfb)
+
+
 TESTS = [
     ("harness: recorder, feed server, notification mock, watcher", test_harness),
     ("cold start shows the loading placeholder", test_loading_placeholder),
     ("menu layout: order, limit, bullets, ellipsis, unsafe links, commands", test_menu_layout),
     ("LWN fixture: unread count on the indicator", test_fixture_unread_count),
+    ("the menu fits the screen: headlines by the monitor's height and the host's rows", test_menu_fits_screen),
     ("opening headlines rewrites 2020 links and marks them read", test_open_headline),
     ("a browser without StartupNotify gets no startup id", test_no_startup_notify),
     ("mark all as read survives a restart", test_mark_all_read_persists),
@@ -1000,7 +1097,8 @@ TESTS = [
     ("windows open with no icon in the theme and no SVG loader", test_missing_icons),
     ("Refreshing… in the status line while a refresh is under way", test_refresh_under_way),
     ("a hanging NetworkManager does not hold the menu", test_network_monitor_hangs),
-    ("no watcher: one explanation, registers later", test_no_watcher),
+    ("no tray: one notice with its action, withdrawn when a tray comes, once per installation", test_no_watcher),
+    ("a tray that restarts within the grace period is not missing; KDE's advice", test_no_watcher_grace),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("a host that leaves after registering is not taken for one that refused", test_host_gone_after_registering),
     ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
@@ -1015,7 +1113,7 @@ def make_scenario(func):
     return e2e.Scenario(
         BINARY,
         watcher=func not in (test_no_watcher, test_watcher_refuses_first),
-        keyfile_settings=func in (test_settings_live, test_icon_style),
+        keyfile_settings=func in (test_settings_live, test_icon_style, test_no_watcher),
     )
 
 

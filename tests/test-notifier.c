@@ -1165,6 +1165,50 @@ test_reminder_waits (Fixture *fixture,
   mock_server_free (mock);
 }
 
+static void
+test_notice (Fixture *fixture,
+             gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  Notify notify;
+
+  g_test_summary ("The notice that there is no tray has a button that shows the headlines, stays beside the "
+                  "applet's messages and withdrawn headlines, and closes when withdrawn");
+
+  mock = start_server (fixture);
+  lwn_notifier_show_notice (fixture->notifier, "No panel icon", "Open it from Activities");
+  wait_calls (mock, "Notify", 1);
+  lwn_notifier_show_message (fixture->notifier, "A message", "About the applet");
+  wait_calls (mock, "Notify", 2);
+  lwn_notifier_withdraw_all (fixture->notifier);
+  settle (fixture, mock);
+
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 2);
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "No panel icon");
+  g_assert_true (notify.has_default_action);
+  /* GNOME Shell draws a button for every action but the default one. */
+  g_assert_cmpuint (notify.n_actions, ==, 2);
+  g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 0);
+
+  mock_server_emit (mock, "ActionInvoked", g_variant_new ("(us)", 1, "show-headlines"));
+  settle (fixture, mock);
+  g_assert_cmpuint (fixture->n_show_all, ==, 1);
+  invoke_action (fixture, mock, 1, NULL);
+  g_assert_cmpuint (fixture->n_show_all, ==, 2);
+  g_assert_cmpuint (fixture->opened->len, ==, 0);
+
+  lwn_notifier_withdraw_notice (fixture->notifier);
+  wait_calls (mock, "CloseNotification", 1);
+  assert_closed (mock, 0, 1);
+  lwn_notifier_withdraw_notice (fixture->notifier);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 1);
+  mock_server_free (mock);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1187,6 +1231,7 @@ main (int argc,
   ADD ("/notifier/reminder/shown", test_reminder);
   ADD ("/notifier/reminder/waits", test_reminder_waits);
   ADD ("/notifier/disposed", test_disposed);
+  ADD ("/notifier/notice", test_notice);
 #undef ADD
 
   return g_test_run ();
