@@ -335,6 +335,13 @@ class Shell:
             "the overview to close",
         )
         self.eval("Main.messageTray.getSources().forEach(s => s.destroy()); true")
+        # The virtual pointer and keyboard are made now: a key sent right after its
+        # device appeared is lost, as the seat tells the clients of the new keyboard.
+        self.eval(
+            "const C = imports.gi.Clutter, seat = C.get_default_backend().get_default_seat();"
+            "global._lwnPointer = seat.create_virtual_device(C.InputDeviceType.POINTER_DEVICE);"
+            "global._lwnKeyboard = seat.create_virtual_device(C.InputDeviceType.KEYBOARD_DEVICE); true"
+        )
         monitor = self.eval(
             "const m = Main.layoutManager.primaryMonitor; [m.x, m.y, m.width, m.height, Main.panel.height]"
         )
@@ -407,13 +414,19 @@ class Shell:
         the shell's seat. The event times come from the same clock as the shell's own,
         or a second click might count as part of the first and close a menu again."""
         self.eval(
-            "const C = imports.gi.Clutter;"
-            "if (!global._lwnPointer) global._lwnPointer = C.get_default_backend().get_default_seat()"
-            ".create_virtual_device(C.InputDeviceType.POINTER_DEVICE);"
-            "const p = global._lwnPointer, t = imports.gi.GLib.get_monotonic_time();"
+            "const C = imports.gi.Clutter, p = global._lwnPointer, t = imports.gi.GLib.get_monotonic_time();"
             "p.notify_absolute_motion(t, %d, %d);"
             "p.notify_button(t + 1000, %d, C.ButtonState.PRESSED);"
             "p.notify_button(t + 60000, %d, C.ButtonState.RELEASED); true" % (x, y, button, button)
+        )
+
+    def press_key(self, name):
+        """A real key press and release from a virtual keyboard of the shell's seat;
+        name is a Clutter key name such as "Return"."""
+        self.eval(
+            "const C = imports.gi.Clutter, k = global._lwnKeyboard, t = imports.gi.GLib.get_monotonic_time();"
+            "k.notify_keyval(t, C.KEY_%s, C.KeyState.PRESSED);"
+            "k.notify_keyval(t + 30000, C.KEY_%s, C.KeyState.RELEASED); true" % (name, name)
         )
 
     def screenshot(self, path):
@@ -467,6 +480,13 @@ class Shell:
         self.eval(
             "global.get_window_actors().map(a => a.meta_window).filter(w => w.get_pid() === %d)"
             ".forEach(w => w.delete(global.get_current_time())); true" % pid
+        )
+
+    def focus_window(self, pid):
+        """Gives the first window of process pid the keyboard focus, as a click on it does."""
+        self.eval(
+            "global.get_window_actors().map(a => a.meta_window).filter(w => w.get_pid() === %d)"
+            ".slice(0, 1).forEach(w => w.activate(global.get_current_time())); true" % pid
         )
 
     # The AppIndicator extension's button and menu ----------------------------
