@@ -114,7 +114,9 @@ class Session:
         GApplication name; returns the name's unique owner."""
         self.runs += 1
         argv = [self.binary, "--feed-url", self.server.url, "--interval", "3600", *args]
-        self.applet = self.shell.spawn("applet", argv, self.shell.applet_env(), "lwn-tray-%d" % self.runs)
+        # A critical aborts the applet, so that none can pass unseen.
+        env = dict(self.shell.applet_env(), G_DEBUG="fatal-criticals")
+        self.applet = self.shell.spawn("applet", argv, env, "lwn-tray-%d" % self.runs)
         self.applet_log = "lwn-tray-%d" % self.runs
         self.applet_started = time.monotonic()
 
@@ -286,7 +288,8 @@ def test_headline_opens_article(s):
 
 
 def test_quit(s):
-    """Quit in the menu quits: the applet exits with status 0 and its button leaves."""
+    """Quit in the menu quits: the applet exits with status 0 and its button leaves; it
+    logged no critical and no warning on its way."""
     menu = open_menu(s)
     quits = [item for item in menu["items"] if item["label"] == "Quit"]
     assert quits, "no Quit in the menu: %r" % [item["label"] for item in menu["items"]]
@@ -297,6 +300,8 @@ def test_quit(s):
         raise AssertionError("lwn-tray still runs %gs after Quit" % e2e.TIMEOUT) from None
     assert code == 0, "lwn-tray exited with %r after Quit:\n%s" % (code, s.log_tail())
     s.shell.wait(lambda: s.shell.tray_button() is None, "the item's button to leave the top bar")
+    bad = bad_log_lines(s.applet_log_text())
+    assert not bad, "lwn-tray logged:\n" + "\n".join(bad)
 
 
 def test_menu_fits_1366(s):
@@ -309,7 +314,7 @@ TRAY_STEPS = [
     ("1280x800: the item shows in the top bar with the symbolic icon", test_item_symbolic),
     ("1280x800: a click on the item opens its menu, and the whole menu lies on the screen", test_menu_fits),
     ("1280x800: a click on a headline in the menu opens its article", test_headline_opens_article),
-    ("1280x800: Quit in the menu quits with status 0", test_quit),
+    ("1280x800: Quit in the menu quits with status 0, with no critical and no warning", test_quit),
     ("1366x768: the whole menu lies on the screen", test_menu_fits_1366),
 ]
 
