@@ -313,6 +313,8 @@ def test_start_at_login(s):
     # where the entry would be written, which stops root as well.
     menu.click("Start at login")
     e2e.wait_for(lambda: not switch.checked, "the switch off again")
+    # The switch shows the click at once; the worker removes the entry after.
+    e2e.wait_for(lambda: not os.path.exists(autostart_path(s)), "the autostart entry removed again")
     os.mkdir(autostart_path(s))
     switch.do_action("Toggle")
     e2e.wait_for(lambda: "Could not change Start at login" in applet.log(), "the failure reported")

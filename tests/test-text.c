@@ -501,7 +501,7 @@ test_from_html_large (void)
   g_autofree char *unlimited_plain = NULL;
   double elapsed;
 
-  g_test_summary ("A 1 MB description is rendered quickly and the result stays bounded, with or without a limit.");
+  g_test_summary ("A 1 MB description is rendered and the result stays bounded, with or without a limit.");
 
   g_test_timer_start ();
   shown = lwn_text_from_html (html, 200);
@@ -519,9 +519,9 @@ test_from_html_large (void)
   g_assert_true (g_str_has_prefix (unlimited_plain, "word word "));
   g_assert_true (g_str_has_suffix (unlimited_plain, "word\xe2\x80\xa6"));
 
-  /* Parsing everything would still finish, but in far more than this
-   * (and far more under valgrind): only the start is looked at. */
-  g_assert_cmpfloat (elapsed, <, 5.0);
+  /* Only the start is parsed. How fast that is belongs to bench/, not to a
+   * test that a busy machine or a sanitizer may slow down many times over. */
+  g_test_message ("three 1 MB descriptions rendered in %.2f s", elapsed);
 }
 
 /* @depth elements opened with @open_tag around "deep", all closed again. */
@@ -622,7 +622,7 @@ test_markup_from_html_large (void)
   g_autofree char *plain_markup = NULL;
   double elapsed;
 
-  g_test_summary ("A 1 MB description becomes bounded markup that ends in an ellipsis, quickly.");
+  g_test_summary ("A 1 MB description becomes bounded markup that ends in an ellipsis.");
 
   g_test_timer_start ();
   markup = lwn_text_markup_from_html (html, NULL);
@@ -637,7 +637,7 @@ test_markup_from_html_large (void)
   /* 64 Ki characters besides the spaces between them. */
   g_assert_cmpint (g_utf8_strlen (plain_markup, -1), <=, 2 * 64 * 1024);
   g_assert_true (g_str_has_suffix (plain_markup, "word\xe2\x80\xa6"));
-  g_assert_cmpfloat (elapsed, <, 5.0);
+  g_test_message ("two 1 MB descriptions made into markup in %.2f s", elapsed);
 }
 
 static void
