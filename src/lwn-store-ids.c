@@ -232,6 +232,47 @@ lwn_store_ids_touch_key (LwnStoreIds *ids,
   g_queue_push_tail_link (&ids->order, link);
 }
 
+/* Forgets @key, if the set holds it. Returns whether it did. */
+gboolean
+lwn_store_ids_remove_key (LwnStoreIds *ids,
+                          const char *key)
+{
+  GList *link = key != NULL ? g_hash_table_lookup (ids->index, key) : NULL;
+
+  if (link == NULL)
+    return FALSE;
+
+  g_hash_table_remove (ids->index, key);
+  g_ref_string_release (link->data);
+  g_queue_delete_link (&ids->order, link);
+  return TRUE;
+}
+
+/* Forgets every key that @keys (a set of keys) does not hold. Returns
+ * whether any went. */
+gboolean
+lwn_store_ids_retain_keys (LwnStoreIds *ids,
+                           GHashTable *keys)
+{
+  GList *link = ids->order.head;
+  gboolean removed = FALSE;
+
+  while (link != NULL)
+    {
+      GList *next = link->next;
+
+      if (!g_hash_table_contains (keys, link->data))
+        {
+          g_hash_table_remove (ids->index, link->data);
+          g_ref_string_release (link->data);
+          g_queue_delete_link (&ids->order, link);
+          removed = TRUE;
+        }
+      link = next;
+    }
+  return removed;
+}
+
 /* The keys, the one seen longest ago first, each with a reference of its
  * own: a snapshot that any thread may read and drop while the set changes. */
 GPtrArray *

@@ -24,12 +24,18 @@ G_BEGIN_DECLS
 #define LWN_STORE_DIGEST_HEX_BYTES 64
 #define LWN_STORE_DIGEST_KEY_BYTES (1 + LWN_STORE_DIGEST_HEX_BYTES + 1)
 
+/* The set of pending announcements keeps half as many ids as the other
+ * sets: as many as the largest feed shown, at least 500 and at most 5,000.
+ * Only ids of the feed shown stay pending (lwn_store_note_shown_ids()). */
+#define LWN_STORE_PENDING_KEEP(keep_ids) ((keep_ids) / 2)
+
 /* The largest state.ini the store writes: two full sets of the longest ids
- * kept as they are (a digest is shorter), every byte escaped, each with a
- * separator, a full set of reminders, and 1 MiB for the other keys; about
- * 13 MiB. */
+ * kept as they are (a digest is shorter) and a full set of pending
+ * announcements, every byte escaped, each with a separator, a full set of
+ * reminders, and 1 MiB for the other keys; about 15 MiB. */
 #define LWN_STORE_MAX_STATE_BYTES \
-  (2 * LWN_STORE_MAX_IDS_LIMIT * (2 * LWN_STORE_MAX_ID_BYTES + 1) + LWN_REMINDERS_MAX_SAVED_BYTES + 1024 * 1024)
+  ((2 * LWN_STORE_MAX_IDS_LIMIT + LWN_STORE_PENDING_KEEP (LWN_STORE_MAX_IDS_LIMIT)) * (2 * LWN_STORE_MAX_ID_BYTES + 1) \
+   + LWN_REMINDERS_MAX_SAVED_BYTES + 1024 * 1024)
 /* The same for the versions that kept 1,000 ids of up to 4 KiB to a set,
  * about 17 MiB, and the largest state.ini they read: ours is smaller, so
  * going back to one keeps the state. */
@@ -64,6 +70,10 @@ struct _LwnStore
 
   LwnStoreIds read;
   LwnStoreIds announced;
+  /* Ids recorded as announced that no notification server has shown yet,
+   * and whether they are the first run's, which announces the feed as one. */
+  LwnStoreIds pending;
+  gboolean pending_first_run;
   guint keep_ids; /* how many ids each set keeps, LWN_STORE_MAX_IDS … LWN_STORE_MAX_IDS_LIMIT */
   /* The ids of the feed shown that are kept as digests (copies), with
    * their keys: a SHA-256 is computed once per id, not at every lookup. */
@@ -115,6 +125,10 @@ gboolean           lwn_store_ids_add_key            (LwnStoreIds *ids,
                                                      guint        keep);
 void               lwn_store_ids_touch_key          (LwnStoreIds *ids,
                                                      const char  *key);
+gboolean           lwn_store_ids_remove_key         (LwnStoreIds *ids,
+                                                     const char  *key);
+gboolean           lwn_store_ids_retain_keys        (LwnStoreIds *ids,
+                                                     GHashTable  *keys);
 GPtrArray         *lwn_store_ids_dup_keys           (LwnStoreIds *ids);
 gboolean           lwn_store_id_is_storable         (const char  *id);
 gboolean           lwn_store_digest_is_valid        (const char  *hex);

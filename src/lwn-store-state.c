@@ -19,6 +19,7 @@
 #define GROUP_STATE "state"
 #define GROUP_READ "read"
 #define GROUP_ANNOUNCED "announced"
+#define GROUP_PENDING "pending"
 #define GROUP_VALIDATORS "validators"
 #define GROUP_REDIRECT "redirect"
 #define GROUP_REMINDERS "reminders"
@@ -272,6 +273,7 @@ load_key_file (LwnStore *self,
                GKeyFile *key_file,
                GError **error)
 {
+  g_autoptr (GError) pending_error = NULL;
   g_autofree char *when = NULL;
   /* Absent in files of older versions, which kept 1,000 ids. */
   gint64 keep = g_key_file_get_int64 (key_file, GROUP_STATE, "id-limit", NULL);
@@ -282,6 +284,16 @@ load_key_file (LwnStore *self,
   if (!load_id_list (key_file, GROUP_READ, &self->read, self->keep_ids, error)
       || !load_id_list (key_file, GROUP_ANNOUNCED, &self->announced, self->keep_ids, error))
     return FALSE;
+
+  /* Absent in files of older versions, which took every announcement as shown. A damaged list
+   * costs only the announcements it held. */
+  if (!load_id_list (key_file, GROUP_PENDING, &self->pending, LWN_STORE_PENDING_KEEP (self->keep_ids), &pending_error))
+    {
+      g_debug ("Ignoring the pending announcements of the state file: %s", pending_error->message);
+      lwn_store_ids_clear (&self->pending);
+    }
+  self->pending_first_run = self->pending.order.length > 0
+                            && g_key_file_get_boolean (key_file, GROUP_PENDING, "first-run", NULL);
 
   self->validators_url = dup_optional_string (key_file, GROUP_VALIDATORS, "url");
   self->etag = dup_optional_string (key_file, GROUP_VALIDATORS, "etag");
@@ -328,7 +340,9 @@ load_key_file (LwnStore *self,
  * are too long or not UTF-8 are skipped; ids longer than 256 bytes, which
  * older versions kept as they are, are kept as their SHA-256 from now on.
  * Each id set keeps as many ids as the file says it kept (1,000 in files of
- * older versions), those seen last.
+ * older versions), those seen last. Files of older versions hold no
+ * pending announcement: those versions took every one as shown. A damaged
+ * list of pending announcements costs only those.
  *
  * Returns: %TRUE on success or a missing file; %FALSE with
  *   %LWN_STORE_ERROR_CORRUPT, naming the file and where it went, otherwise
@@ -456,6 +470,8 @@ typedef struct
   guint keep;
   GPtrArray *read; /* keys, shared with the store's sets */
   GPtrArray *announced;
+  GPtrArray *pending;
+  gboolean pending_first_run;
   char *validators_url;
   char *etag;
   char *last_modified;
@@ -476,6 +492,8 @@ snapshot_new (LwnStore *self)
   snapshot->keep = self->keep_ids;
   snapshot->read = lwn_store_ids_dup_keys (&self->read);
   snapshot->announced = lwn_store_ids_dup_keys (&self->announced);
+  snapshot->pending = lwn_store_ids_dup_keys (&self->pending);
+  snapshot->pending_first_run = self->pending_first_run;
   snapshot->validators_url = g_strdup (self->validators_url);
   snapshot->etag = g_strdup (self->etag);
   snapshot->last_modified = g_strdup (self->last_modified);
@@ -493,6 +511,7 @@ snapshot_free (Snapshot *snapshot)
   g_free (snapshot->path);
   g_ptr_array_unref (snapshot->read);
   g_ptr_array_unref (snapshot->announced);
+  g_ptr_array_unref (snapshot->pending);
   g_free (snapshot->validators_url);
   g_free (snapshot->etag);
   g_free (snapshot->last_modified);
@@ -526,6 +545,12 @@ snapshot_to_data (Snapshot *snapshot,
 
   set_id_list (key_file, GROUP_READ, snapshot->read);
   set_id_list (key_file, GROUP_ANNOUNCED, snapshot->announced);
+  if (snapshot->pending->len > 0)
+    {
+      set_id_list (key_file, GROUP_PENDING, snapshot->pending);
+      if (snapshot->pending_first_run)
+        g_key_file_set_boolean (key_file, GROUP_PENDING, "first-run", TRUE);
+    }
 
   if (snapshot->validators_url != NULL)
     {

@@ -55,6 +55,8 @@ lwn_store_reset (LwnStore *self)
 {
   lwn_store_ids_clear (&self->read);
   lwn_store_ids_clear (&self->announced);
+  lwn_store_ids_clear (&self->pending);
+  self->pending_first_run = FALSE;
   self->keep_ids = LWN_STORE_MAX_IDS;
   lwn_reminders_clear (self->reminders);
   g_clear_pointer (&self->validators_url, g_free);
@@ -82,6 +84,7 @@ lwn_store_finalize (GObject *object)
   lwn_store_reset (self);
   lwn_store_ids_destroy (&self->read);
   lwn_store_ids_destroy (&self->announced);
+  lwn_store_ids_destroy (&self->pending);
   g_clear_pointer (&self->shown_keys, g_hash_table_unref);
   g_clear_pointer (&self->reminders, lwn_reminders_free);
   g_free (self->cache_dir);
@@ -105,6 +108,7 @@ lwn_store_init (LwnStore *self)
 {
   lwn_store_ids_init (&self->read);
   lwn_store_ids_init (&self->announced);
+  lwn_store_ids_init (&self->pending);
   self->keep_ids = LWN_STORE_MAX_IDS;
   self->shown_keys = lwn_store_ids_known_new ();
   self->reminders = lwn_reminders_new ();
@@ -306,6 +310,130 @@ lwn_store_mark_announced (LwnStore *self,
 }
 
 /**
+ * lwn_store_is_pending:
+ * @self: a #LwnStore
+ * @id: (nullable): an item id
+ *
+ * Returns: %TRUE if @id was recorded as announced but no notification
+ *   server has shown its announcement yet (lwn_store_mark_pending())
+ */
+gboolean
+lwn_store_is_pending (LwnStore *self,
+                      const char *id)
+{
+  char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+
+  return lwn_store_ids_contains_key (&self->pending, lwn_store_ids_key (id, self->shown_keys, buffer));
+}
+
+/**
+ * lwn_store_mark_pending:
+ * @self: a #LwnStore
+ * @id: (nullable): an item id: any non-empty string
+ *
+ * Remembers that the announcement of @id waits for a notification server
+ * to show it, so that a restart announces it again. The set keeps as many
+ * ids as the largest feed shown (at least 500, at most 5,000); when it is
+ * full, the id seen in a shown feed longest ago is forgotten. Ids are kept
+ * as lwn_store_mark_read() keeps them.
+ *
+ * Returns: %TRUE if @id was not pending before and now is
+ */
+gboolean
+lwn_store_mark_pending (LwnStore *self,
+                        const char *id)
+{
+  char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+
+  return lwn_store_ids_add_key (&self->pending, lwn_store_ids_key (id, self->shown_keys, buffer),
+                                LWN_STORE_PENDING_KEEP (self->keep_ids));
+}
+
+/* The first run's flag goes with the last pending announcement. */
+static void
+check_pending_first_run (LwnStore *self)
+{
+  if (self->pending.order.length == 0)
+    self->pending_first_run = FALSE;
+}
+
+/**
+ * lwn_store_drop_pending:
+ * @self: a #LwnStore
+ * @id: (nullable): an item id
+ *
+ * Forgets that the announcement of @id is pending: a server showed it, or
+ * it is not to be announced any more. With the last one goes the first
+ * run's flag (lwn_store_set_pending_first_run()).
+ *
+ * Returns: %TRUE if @id was pending
+ */
+gboolean
+lwn_store_drop_pending (LwnStore *self,
+                        const char *id)
+{
+  char buffer[LWN_STORE_DIGEST_KEY_BYTES];
+  gboolean dropped;
+
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+
+  dropped = lwn_store_ids_remove_key (&self->pending, lwn_store_ids_key (id, self->shown_keys, buffer));
+  check_pending_first_run (self);
+  return dropped;
+}
+
+/**
+ * lwn_store_has_pending:
+ * @self: a #LwnStore
+ *
+ * Returns: %TRUE if any announcement is pending
+ */
+gboolean
+lwn_store_has_pending (LwnStore *self)
+{
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+
+  return self->pending.order.length > 0;
+}
+
+/**
+ * lwn_store_set_pending_first_run:
+ * @self: a #LwnStore
+ * @first_run: whether the pending announcements include a first run's
+ *
+ * A first run announces the whole feed as one notification, and so does
+ * the run that announces it again. The flag is kept only while an
+ * announcement is pending, and ignored when none is.
+ */
+void
+lwn_store_set_pending_first_run (LwnStore *self,
+                                 gboolean first_run)
+{
+  g_return_if_fail (LWN_IS_STORE (self));
+
+  self->pending_first_run = !!first_run;
+  check_pending_first_run (self);
+}
+
+/**
+ * lwn_store_get_pending_first_run:
+ * @self: a #LwnStore
+ *
+ * Returns: %TRUE if the pending announcements include a first run's
+ */
+gboolean
+lwn_store_get_pending_first_run (LwnStore *self)
+{
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+
+  return self->pending_first_run;
+}
+
+/**
  * lwn_store_has_history:
  * @self: a #LwnStore
  *
@@ -335,6 +463,9 @@ lwn_store_has_history (LwnStore *self)
  * least twice as many ids as @ids holds (and never fewer than 1,000 or than
  * before), up to 10,000 ids.
  *
+ * Pending announcements (lwn_store_mark_pending()) of ids not in @ids are
+ * dropped: a headline that left the feed is not announced any more.
+ *
  * Nothing is written: the next save (after the next mark, or on quitting)
  * writes the order and the number of ids kept with the rest of the state.
  *
@@ -349,6 +480,8 @@ lwn_store_note_shown_ids (LwnStore *self,
                           const char *const *ids,
                           gsize n_ids)
 {
+  g_autoptr (GHashTable) shown = NULL;
+
   g_return_if_fail (LWN_IS_STORE (self));
   g_return_if_fail (ids != NULL || n_ids == 0);
 
@@ -357,12 +490,22 @@ lwn_store_note_shown_ids (LwnStore *self,
   /* The keys of the ids shown before and shown again are kept, so a new
    * feed costs a SHA-256 only for its new ids; the others go. */
   self->shows++;
+  if (self->pending.order.length > 0)
+    shown = g_hash_table_new (g_str_hash, g_str_equal);
   for (gsize i = n_ids; i-- > 0;)
     {
       const char *key = lwn_store_ids_know_key (self->shown_keys, ids[i], self->shows);
 
       lwn_store_ids_touch_key (&self->read, key);
       lwn_store_ids_touch_key (&self->announced, key);
+      lwn_store_ids_touch_key (&self->pending, key);
+      if (shown != NULL && key != NULL)
+        g_hash_table_add (shown, (gpointer) key);
+    }
+  if (shown != NULL)
+    {
+      lwn_store_ids_retain_keys (&self->pending, shown);
+      check_pending_first_run (self);
     }
   lwn_store_ids_forget_unshown (self->shown_keys, self->shows);
 }

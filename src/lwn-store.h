@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What must survive a restart: read and announced ids, reminders, validators, the moved URL and the last good
- * feed body. */
+/* What must survive a restart: read and announced ids, announcements no server has shown yet, reminders,
+ * validators, the moved URL and the last good feed body. */
 #pragma once
 
 #include <gio/gio.h>
@@ -46,6 +46,16 @@ gboolean    lwn_store_is_announced          (LwnStore            *self,
                                              const char          *id);
 gboolean    lwn_store_mark_announced        (LwnStore            *self,
                                              const char          *id);
+gboolean    lwn_store_is_pending            (LwnStore            *self,
+                                             const char          *id);
+gboolean    lwn_store_mark_pending          (LwnStore            *self,
+                                             const char          *id);
+gboolean    lwn_store_drop_pending          (LwnStore            *self,
+                                             const char          *id);
+gboolean    lwn_store_has_pending           (LwnStore            *self);
+void        lwn_store_set_pending_first_run (LwnStore            *self,
+                                             gboolean             first_run);
+gboolean    lwn_store_get_pending_first_run (LwnStore            *self);
 gboolean    lwn_store_has_history           (LwnStore            *self);
 void        lwn_store_note_shown_ids        (LwnStore            *self,
                                              const char *const   *ids,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests for LwnStore's id sets: round trips of any id, what cannot be stored, and what is kept when they are full. */
+/* Tests for LwnStore's id sets: round trips of any id, what cannot be stored, and what is kept when they are full,
+ * pending announcements included. */
 
 #include "config.h"
 
@@ -508,6 +509,106 @@ test_ids_shown_keys (void)
   g_assert_true (!lwn_store_is_announced (loaded, three));
 }
 
+static void
+test_ids_pending_large_feed (gconstpointer data)
+{
+  gsize id_length = GPOINTER_TO_SIZE (data);
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (LwnStore) pruned = NULL;
+  g_autoptr (GPtrArray) feed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) next = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_test_summary ("The announcements of a first run of 1,200 items that no server showed all stay pending "
+                  "across a restart, in a state file that holds the digests of long ids; those that leave "
+                  "the feed shown are dropped.");
+
+  for (guint n = 1200; n-- > 0;)
+    {
+      g_autofree char *prefix = g_strdup_printf ("https://lwn.net/Articles/%u/?", n);
+      g_autofree char *padding = g_strnfill (MAX (id_length, strlen (prefix)) - strlen (prefix), 'q');
+
+      g_ptr_array_add (feed, g_strconcat (prefix, padding, NULL));
+    }
+  note_shown (store, feed);
+  for (guint i = 0; i < feed->len; i++)
+    g_assert_true (lwn_store_mark_announced (store, feed->pdata[i]));
+  /* As the reader records them: the oldest first. */
+  for (guint i = feed->len; i-- > 0;)
+    g_assert_true (lwn_store_mark_pending (store, feed->pdata[i]));
+  lwn_store_set_pending_first_run (store, TRUE);
+
+  loaded = reload (store);
+  note_shown (loaded, feed);
+  g_assert_true (lwn_store_get_pending_first_run (loaded));
+  for (guint i = 0; i < feed->len; i++)
+    g_assert_true (lwn_store_is_pending (loaded, feed->pdata[i]));
+  contents = dup_state (loaded, &length);
+  g_test_message ("state.ini: %" G_GSIZE_FORMAT " bytes", length);
+  if (id_length > LWN_STORE_MAX_ID_BYTES)
+    g_assert_cmpuint (length, <=, 3 * feed->len * (LWN_STORE_DIGEST_HEX_BYTES + 1) + 1024);
+
+  /* A new item on top, the oldest gone: it is no longer pending. */
+  g_ptr_array_add (next, g_strdup ("https://lwn.net/Articles/1200/"));
+  for (guint i = 0; i + 1 < feed->len; i++)
+    g_ptr_array_add (next, g_strdup (feed->pdata[i]));
+  note_shown (loaded, next);
+  g_assert_false (lwn_store_is_pending (loaded, feed->pdata[feed->len - 1]));
+  g_assert_true (lwn_store_is_announced (loaded, feed->pdata[feed->len - 1]));
+  pruned = reload (loaded);
+  note_shown (pruned, next);
+  g_assert_false (lwn_store_is_pending (pruned, feed->pdata[feed->len - 1]));
+  for (guint i = 1; i < next->len; i++)
+    g_assert_true (lwn_store_is_pending (pruned, next->pdata[i]));
+  g_assert_true (lwn_store_get_pending_first_run (pruned));
+
+  /* A feed with none of them leaves none pending, nor the flag. */
+  lwn_store_note_shown_ids (pruned, NULL, 0);
+  g_assert_false (lwn_store_has_pending (pruned));
+  g_assert_false (lwn_store_get_pending_first_run (pruned));
+}
+
+static void
+test_ids_pending_bounded (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GPtrArray) huge = make_ids ("p", 5999, 0);
+
+  g_test_summary ("Pending announcements keep as many ids as the largest feed shown, at least 500 and at "
+                  "most 5,000, the newest of them, in memory and on disk.");
+
+  for (guint i = 0; i < 600; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("s-%u", i);
+
+      g_assert_true (lwn_store_mark_pending (store, id));
+    }
+  g_assert_false (lwn_store_is_pending (store, "s-99"));
+  g_assert_true (lwn_store_is_pending (store, "s-100"));
+  g_assert_true (lwn_store_is_pending (store, "s-599"));
+
+  /* A feed of 6,000 items, recorded the oldest first: the newest 5,000 stay. */
+  note_shown (store, huge);
+  for (guint i = huge->len; i-- > 0;)
+    lwn_store_mark_pending (store, huge->pdata[i]);
+  g_assert_false (lwn_store_is_pending (store, "s-599"));
+  g_assert_false (lwn_store_is_pending (store, "p-999"));
+  g_assert_true (lwn_store_is_pending (store, "p-1000"));
+  g_assert_true (lwn_store_is_pending (store, "p-5999"));
+
+  loaded = reload (store);
+  g_assert_false (lwn_store_is_pending (loaded, "p-999"));
+  for (guint n = 1000; n < 6000; n++)
+    {
+      g_autofree char *id = g_strdup_printf ("p-%u", n);
+
+      g_assert_true (lwn_store_is_pending (loaded, id));
+    }
+}
+
 /* The longest id kept as it is, which a state file holds at twice its length:
  * @n, then ';' (written as "\\;"). */
 static char *
@@ -528,8 +629,9 @@ test_ids_largest_state (void)
   g_autofree char *contents = NULL;
   gsize length;
 
-  g_test_summary ("The largest state the store writes, both sets full of the longest ids kept as they are, "
-                  "each byte escaped, and a full set of reminders of the longest ids, links and titles, loads again.");
+  g_test_summary ("The largest state the store writes, both sets and the pending announcements full of the "
+                  "longest ids kept as they are, each byte escaped, and a full set of reminders of the longest ids, "
+                  "links and titles, loads again.");
 
   note_shown (store, huge);
   for (guint n = 0; n < LWN_REMINDERS_MAX; n++)
@@ -557,7 +659,10 @@ test_ids_largest_state (void)
 
       g_assert_true (lwn_store_mark_read (store, id));
       g_assert_true (lwn_store_mark_announced (store, id));
+      if (n < LWN_STORE_PENDING_KEEP (LWN_STORE_MAX_IDS_LIMIT))
+        g_assert_true (lwn_store_mark_pending (store, id));
     }
+  lwn_store_set_pending_first_run (store, TRUE);
 
   loaded = reload (store);
   contents = dup_state (loaded, &length);
@@ -571,6 +676,7 @@ test_ids_largest_state (void)
 
       g_assert_true (lwn_store_is_read (loaded, id));
       g_assert_true (lwn_store_is_announced (loaded, id));
+      g_assert_cmpint (lwn_store_is_pending (loaded, id), ==, n < LWN_STORE_PENDING_KEEP (LWN_STORE_MAX_IDS_LIMIT));
     }
   g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (loaded)), ==, LWN_REMINDERS_MAX);
 }
@@ -599,6 +705,9 @@ main (int argc,
   g_test_add_func ("/store/ids/shown-keys", test_ids_shown_keys);
   g_test_add_func ("/store/ids/evict-last-seen", test_ids_evict_last_seen);
   g_test_add_func ("/store/ids/cap-grows", test_ids_cap_grows);
+  g_test_add_data_func ("/store/ids/pending-large-feed", GSIZE_TO_POINTER (0), test_ids_pending_large_feed);
+  g_test_add_data_func ("/store/ids/pending-large-feed-4k", GSIZE_TO_POINTER (4096), test_ids_pending_large_feed);
+  g_test_add_func ("/store/ids/pending-bounded", test_ids_pending_bounded);
 
   return g_test_run ();
 }

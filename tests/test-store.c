@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests for LwnStore's files: round trips, corrupt files, failed writes, atomicity, ordered async saves, moves and
- * reminders. */
+/* Tests for LwnStore's files: round trips, corrupt files, failed writes, atomicity, ordered async saves, moves,
+ * reminders and pending announcements. */
 
 #include "config.h"
 
@@ -1276,6 +1276,170 @@ test_reminders_bounded_file (void)
   assert_reminder (store, LWN_REMINDERS_MAX - 1, 1000 + LWN_REMINDERS_MAX + 5, "Article 205", free_on);
 }
 
+/* Pending announcements ------------------------------------------------------ */
+
+static void
+test_pending_round_trip (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (LwnStore) again = NULL;
+  g_autoptr (LwnStore) last = NULL;
+  g_autofree char *padding = g_strnfill (4096, 'p');
+  g_autofree char *long_id = g_strconcat ("https://lwn.net/Articles/3/?", padding, NULL);
+  const char *ids[] = { "https://lwn.net/Articles/1/", "bad \xff\xfe UTF-8", long_id };
+  g_autofree char *contents = NULL;
+
+  g_test_summary ("Announcements no notification server has shown yet, and whether they are a first run's, "
+                  "survive a restart with ids of any length; the last one dropped takes the flag with it.");
+
+  /* The flag means nothing without a pending announcement. */
+  lwn_store_set_pending_first_run (store, TRUE);
+  g_assert_false (lwn_store_get_pending_first_run (store));
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_assert_true (lwn_store_mark_announced (store, ids[i]));
+      g_assert_true (lwn_store_mark_pending (store, ids[i]));
+      g_assert_false (lwn_store_mark_pending (store, ids[i]));
+    }
+  g_assert_true (lwn_store_mark_announced (store, "https://lwn.net/Articles/2/"));
+  lwn_store_set_pending_first_run (store, TRUE);
+  g_assert_true (lwn_store_get_pending_first_run (store));
+
+  loaded = reload (store);
+  g_assert_true (lwn_store_has_pending (loaded));
+  g_assert_true (lwn_store_get_pending_first_run (loaded));
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_assert_true (lwn_store_is_pending (loaded, ids[i]));
+      g_assert_true (lwn_store_is_announced (loaded, ids[i]));
+    }
+  g_assert_false (lwn_store_is_pending (loaded, "https://lwn.net/Articles/2/"));
+  g_assert_true (lwn_store_is_announced (loaded, "https://lwn.net/Articles/2/"));
+  g_assert_false (lwn_store_is_pending (loaded, NULL));
+
+  /* Shown: no longer pending, still announced. */
+  g_assert_true (lwn_store_drop_pending (loaded, ids[0]));
+  g_assert_false (lwn_store_drop_pending (loaded, ids[0]));
+  again = reload (loaded);
+  g_assert_false (lwn_store_is_pending (again, ids[0]));
+  g_assert_true (lwn_store_is_announced (again, ids[0]));
+  g_assert_true (lwn_store_is_pending (again, ids[1]));
+  g_assert_true (lwn_store_is_pending (again, ids[2]));
+  g_assert_true (lwn_store_get_pending_first_run (again));
+
+  g_assert_true (lwn_store_drop_pending (again, ids[1]));
+  g_assert_true (lwn_store_get_pending_first_run (again));
+  g_assert_true (lwn_store_drop_pending (again, ids[2]));
+  g_assert_false (lwn_store_has_pending (again));
+  g_assert_false (lwn_store_get_pending_first_run (again));
+
+  last = reload (again);
+  g_assert_false (lwn_store_has_pending (last));
+  g_assert_false (lwn_store_get_pending_first_run (last));
+  g_assert_true (lwn_store_has_history (last));
+  g_assert_true (g_file_get_contents (lwn_store_get_state_path (last), &contents, NULL, NULL));
+  g_assert_null (strstr (contents, "[pending]"));
+}
+
+static void
+test_pending_old_file (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (LwnStore) loaded = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDateTime) free_on = g_date_time_new_utc (2023, 7, 14, 0, 0, 0);
+  g_autofree char *state_dir = default_state_dir ();
+  g_autofree char *copy = NULL;
+
+  g_test_summary ("A state file from before pending announcements loads whole, with none pending: its read "
+                  "and announced ids, validators, move, last success and reminders stay, and are saved again "
+                  "with a pending announcement.");
+
+  write_file (lwn_store_get_state_path (store),
+              "[state]\nversion=1\nlast-success=2023-07-21T14:05:09Z\n"
+              "[read]\nids=https://lwn.net/Articles/1/;\n"
+              "[announced]\nids=https://lwn.net/Articles/1/;https://lwn.net/Articles/2/;\n"
+              "[validators]\nurl=" OTHER_URL "\netag=\"v1\"\n"
+              "[redirect]\nfrom=" FEED_URL "\nto=" OTHER_URL "\n"
+              "[reminders]\n"
+              "1=https://lwn.net/Articles/937001/;Good;https://lwn.net/Articles/937001/;2023-07-14T00:00:00Z;\n",
+              -1);
+
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  copy = find_corrupt_copy (state_dir);
+  g_assert_null (copy);
+  g_assert_false (lwn_store_has_pending (store));
+  g_assert_false (lwn_store_get_pending_first_run (store));
+  g_assert_false (lwn_store_is_pending (store, "https://lwn.net/Articles/2/"));
+
+  /* Saved again, it keeps all that, and a pending announcement with it. */
+  g_assert_true (lwn_store_mark_pending (store, "https://lwn.net/Articles/2/"));
+  loaded = reload (store);
+  g_assert_true (lwn_store_is_pending (loaded, "https://lwn.net/Articles/2/"));
+  g_assert_false (lwn_store_is_pending (loaded, "https://lwn.net/Articles/1/"));
+  g_assert_false (lwn_store_get_pending_first_run (loaded));
+  g_assert_true (lwn_store_has_history (loaded));
+  g_assert_true (lwn_store_is_read (loaded, "https://lwn.net/Articles/1/"));
+  g_assert_false (lwn_store_is_read (loaded, "https://lwn.net/Articles/2/"));
+  g_assert_true (lwn_store_is_announced (loaded, "https://lwn.net/Articles/2/"));
+  g_assert_cmpstr (lwn_store_get_etag (loaded, FEED_URL), ==, "\"v1\"");
+  g_assert_cmpstr (lwn_store_get_moved_url (loaded, FEED_URL), ==, OTHER_URL);
+  g_assert_nonnull (lwn_store_get_last_success (loaded));
+  g_assert_cmpuint (lwn_reminders_get_n (lwn_store_get_reminders (loaded)), ==, 1);
+  assert_reminder (loaded, 0, 937001, "Good", free_on);
+}
+
+static void
+test_pending_damaged (void)
+{
+  g_autoptr (LwnStore) store = lwn_store_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state_dir = default_state_dir ();
+  g_autofree char *copy = NULL;
+
+  g_test_summary ("A damaged list of pending announcements costs only those: the file is not set aside, and "
+                  "the rest of the state stays; a first-run flag without pending announcements means nothing.");
+
+  write_file (lwn_store_get_state_path (store),
+              "[state]\nversion=1\n"
+              "[read]\nids=https://lwn.net/Articles/1/;\n"
+              "[announced]\nids=https://lwn.net/Articles/1/;https://lwn.net/Articles/2/;\n"
+              "[pending]\nids=https://lwn.net/Articles/2/;\\\nfirst-run=true\n",
+              -1);
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  copy = find_corrupt_copy (state_dir);
+  g_assert_null (copy);
+  g_assert_true (lwn_store_is_read (store, "https://lwn.net/Articles/1/"));
+  g_assert_true (lwn_store_is_announced (store, "https://lwn.net/Articles/2/"));
+  g_assert_false (lwn_store_has_pending (store));
+  g_assert_false (lwn_store_get_pending_first_run (store));
+
+  write_file (lwn_store_get_state_path (store),
+              "[state]\nversion=1\n"
+              "[announced]\nids=https://lwn.net/Articles/2/;\n"
+              "[pending]\nfirst-run=true\n",
+              -1);
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_false (lwn_store_has_pending (store));
+  g_assert_false (lwn_store_get_pending_first_run (store));
+
+  /* The same, whole. */
+  write_file (lwn_store_get_state_path (store),
+              "[state]\nversion=1\n"
+              "[announced]\nids=https://lwn.net/Articles/2/;\n"
+              "[pending]\nids=https://lwn.net/Articles/2/;\nfirst-run=true\n",
+              -1);
+  g_assert_true (lwn_store_load (store, &error));
+  g_assert_no_error (error);
+  g_assert_true (lwn_store_is_pending (store, "https://lwn.net/Articles/2/"));
+  g_assert_true (lwn_store_get_pending_first_run (store));
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1316,6 +1480,9 @@ main (int argc,
   g_test_add_func ("/store/reminders/old-file", test_reminders_old_file);
   g_test_add_func ("/store/reminders/corrupt", test_reminders_corrupt);
   g_test_add_func ("/store/reminders/bounded-file", test_reminders_bounded_file);
+  g_test_add_func ("/store/pending/round-trip", test_pending_round_trip);
+  g_test_add_func ("/store/pending/old-file", test_pending_old_file);
+  g_test_add_func ("/store/pending/damaged", test_pending_damaged);
 
   return g_test_run ();
 }

@@ -75,10 +75,16 @@ query (LwnStore *store)
 
   (void) lwn_store_is_read (store, ITEM_ID);
   (void) lwn_store_is_announced (store, ITEM_ID);
-  /* Moves them to the end of the order: a reload sees the same order. */
+  (void) lwn_store_is_pending (store, ITEM_ID);
+  /* Moves them to the end of the order, and keeps only them pending: a
+   * reload sees the same order. */
   lwn_store_note_shown_ids (store, shown, G_N_ELEMENTS (shown));
   (void) lwn_store_is_read (store, UNSTORABLE_ID);
   (void) lwn_store_is_announced (store, UNSTORABLE_ID);
+  (void) lwn_store_is_pending (store, UNSTORABLE_ID);
+  /* The first run's flag means nothing without a pending announcement. */
+  if (lwn_store_get_pending_first_run (store) && !lwn_store_has_pending (store))
+    __builtin_trap ();
   (void) lwn_store_has_history (store);
   check_utf8 (lwn_store_get_etag (store, FEED_URL));
   check_utf8 (lwn_store_get_last_modified (store, FEED_URL));
