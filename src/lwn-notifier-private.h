@@ -34,6 +34,10 @@ typedef struct
   gboolean queued;    /* its content has not reached the current server yet */
   gboolean sending;   /* being shown by the notification thread; the note stays until it answers */
   gboolean withdrawn; /* close it as soon as its id is known */
+  /* The headlines whose announcement it carries and no server has shown yet, by id: those of
+   * the content still to send, and those of the content being sent. */
+  GPtrArray *unshown;
+  GPtrArray *showing;
 } LwnNote;
 
 struct _LwnNotifier
@@ -75,6 +79,7 @@ LwnNote   *lwn_notifier_find_note           (LwnNotifier *self,
                                              LwnNoteKind  kind,
                                              const char  *item_id);
 gboolean   lwn_notifier_has_queued          (LwnNotifier *self);
+gboolean   lwn_notifier_is_sending          (LwnNotifier *self);
 void       lwn_notifier_drop_note           (LwnNotifier *self,
                                              LwnNote     *note);
 void       lwn_notifier_dup_group_text      (LwnNotifier *self,

@@ -61,18 +61,15 @@ is_server_gone (const GError *error)
     }
 }
 
-/* The notification thread showed a note, or could not. */
+/* Settles a note the notification thread showed, or could not show. */
 static void
-shown (LwnNotifier *self,
-       const LwnNotifyResult *result)
+settle_shown (LwnNotifier *self,
+              LwnNote *note,
+              const LwnNotifyResult *result)
 {
-  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
   gboolean same_server = result->generation == self->generation;
   const GError *error = result->error;
 
-  g_return_if_fail (note != NULL && note->sending);
-
-  note->sending = FALSE;
   if (error != NULL && same_server && !is_server_gone (error))
     {
       g_warning ("Could not show a notification: %s", error->message);
@@ -108,6 +105,34 @@ shown (LwnNotifier *self,
     }
   else if (note->queued)
     lwn_notifier_deliver_queued (self);
+}
+
+/* The notification thread showed a note, or could not. A server that answered with an id showed
+ * what the note carried, even one that has gone since. */
+static void
+shown (LwnNotifier *self,
+       const LwnNotifyResult *result)
+{
+  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
+  g_autoptr (GPtrArray) carried = NULL;
+
+  g_return_if_fail (note != NULL && note->sending);
+
+  note->sending = FALSE;
+  carried = g_steal_pointer (&note->showing);
+  note->showing = g_ptr_array_new_with_free_func (g_free);
+  /* Not shown: what it carried goes again with it, if it goes again. */
+  if (result->error != NULL)
+    g_ptr_array_extend_and_steal (note->unshown, g_steal_pointer (&carried));
+
+  settle_shown (self, note, result);
+
+  /* Told last: the notifier's books are in order for whatever the handlers do. */
+  if (carried != NULL && carried->len > 0)
+    {
+      g_ptr_array_add (carried, NULL);
+      g_signal_emit_by_name (self, "shown", carried->pdata);
+    }
 }
 
 /* What the note's action says, NULL for none. Headlines and reminders open
@@ -147,6 +172,8 @@ send_notification (LwnNotifier *self,
 
   note->queued = FALSE;
   note->sending = TRUE;
+  g_ptr_array_extend_and_steal (note->showing, g_steal_pointer (&note->unshown));
+  note->unshown = g_ptr_array_new_with_free_func (g_free);
   /* The summary is plain text by the spec; the note's id updates a shown one in place. */
   lwn_notify_thread_show (self->thread, note->kind, note->item_id, self->generation, note->id, summary, body,
                           action_label (self, note), note->kind == LWN_NOTE_NOTICE ? "show-headlines" : NULL,

@@ -2,8 +2,9 @@
 /* Desktop notifications for new headlines, shown with libnotify: one per headline, or one that groups
  * many and is updated in place while it is shown, withdrawn once read; one per subscriber-only article
  * a reminder was set for, once it is free to read; what no server could show yet
- * waits, within bounds, for the next server that appears. The conversation with the server is in
- * lwn-notifier-server.c and libnotify's calls in lwn-notifier-thread.c; nothing here waits for it. */
+ * waits, within bounds, for the next server that appears, and what a server showed is told. The
+ * conversation with the server is in lwn-notifier-server.c and libnotify's calls in
+ * lwn-notifier-thread.c; nothing here waits for it. */
 
 #include "config.h"
 
@@ -24,6 +25,10 @@
 #define MAX_ITEM_NOTES 100
 /* A reminder's is about a headline too, but in a category of its own. */
 #define REMINDER_CATEGORY "x-lwn-tray.reminder"
+/* Headlines the grouped notification keeps by id until a server shows it, so as to say then which
+ * it showed (::shown); beyond, the oldest are forgotten: the reading model then takes them for not
+ * shown yet, and a restart may announce them again. */
+#define GROUP_MAX_UNSHOWN 10000
 
 /* A headline the grouped notification counts. */
 typedef struct
@@ -44,12 +49,16 @@ note_new (LwnNoteKind kind,
 
   note->kind = kind;
   note->item_id = g_strdup (item_id);
+  note->unshown = g_ptr_array_new_with_free_func (g_free);
+  note->showing = g_ptr_array_new_with_free_func (g_free);
   return note;
 }
 
 static void
 note_free (LwnNote *note)
 {
+  g_ptr_array_unref (note->unshown);
+  g_ptr_array_unref (note->showing);
   g_free (note->item_id);
   g_free (note->summary);
   g_free (note->body);
@@ -122,6 +131,18 @@ lwn_notifier_has_queued (LwnNotifier *self)
       if (note->queued && !note->sending)
         return TRUE;
     }
+  return FALSE;
+}
+
+/* Whether a notification is being sent, its answer not in yet. */
+gboolean
+lwn_notifier_is_sending (LwnNotifier *self)
+{
+  g_autoptr (GPtrArray) notes = lwn_notifier_list_notes (self);
+
+  for (guint i = 0; i < notes->len; i++)
+    if (((LwnNote *) g_ptr_array_index (notes, i))->sending)
+      return TRUE;
   return FALSE;
 }
 
@@ -295,6 +316,8 @@ announce_one (LwnNotifier *self,
       note = note_new (LWN_NOTE_ITEM, item_id);
       g_hash_table_insert (self->items, note->item_id, note);
     }
+  if (note->unshown->len == 0)
+    g_ptr_array_add (note->unshown, g_strdup (item_id));
   update_note (self, note, summary, body, lwn_feed_item_get_url (item), HEADLINE_CATEGORY);
 }
 
@@ -318,10 +341,12 @@ list_waiting_items (LwnNotifier *self)
   return waiting;
 }
 
-/* Adds a headline to the group, after those added before it in this batch. */
+/* Adds a headline to the group, after those added before it in this batch, and to @added unless
+ * the group counts it already. */
 static void
 group_add (LwnNotifier *self,
            guint *position,
+           GPtrArray *added,
            const char *item_id,
            const char *title)
 {
@@ -330,6 +355,7 @@ group_add (LwnNotifier *self,
 
   if (g_hash_table_contains (self->grouped_ids, item_id))
     return;
+  g_ptr_array_add (added, g_strdup (item_id));
   /* A first run of a large feed: what could not be tracked is only counted. */
   if (*position >= GROUP_MAX_TRACKED)
     {
@@ -354,22 +380,24 @@ announce_group (LwnNotifier *self,
                 const char *site_name,
                 const char *site_url)
 {
+  g_autoptr (GPtrArray) added = g_ptr_array_new_with_free_func (g_free);
   guint position = 0;
+  LwnNote *group;
 
   for (guint i = 0; i < items->len; i++)
     {
       LwnFeedItem *item = g_ptr_array_index (items, i);
 
-      group_add (self, &position, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
+      group_add (self, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
     }
   for (guint i = 0; waiting != NULL && i < waiting->len; i++)
     {
       LwnNote *note = g_ptr_array_index (waiting, i);
 
-      group_add (self, &position, note->item_id, note->summary);
+      group_add (self, &position, added, note->item_id, note->summary);
       lwn_notifier_drop_note (self, note);
     }
-  if (position == 0 && self->group != NULL)
+  if (added->len == 0 && self->group != NULL)
     return;
 
   while (self->grouped->len > GROUP_MAX_TRACKED)
@@ -385,7 +413,14 @@ announce_group (LwnNotifier *self,
   self->site_name = g_strdup (site_name);
   if (self->group == NULL)
     self->group = note_new (LWN_NOTE_GROUP, NULL);
-  update_note (self, self->group, NULL, NULL, site_url, HEADLINE_CATEGORY);
+  group = self->group;
+
+  /* The oldest first, and so the first to go. @added is newest first. */
+  for (guint i = added->len; i-- > 0;)
+    g_ptr_array_add (group->unshown, g_steal_pointer (&added->pdata[i]));
+  if (group->unshown->len > GROUP_MAX_UNSHOWN)
+    g_ptr_array_remove_range (group->unshown, 0, group->unshown->len - GROUP_MAX_UNSHOWN);
+  update_note (self, group, NULL, NULL, site_url, HEADLINE_CATEGORY);
 }
 
 /* The object */
@@ -458,6 +493,19 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
    */
   g_signal_new ("show-all", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                 0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  /**
+   * LwnNotifier::shown:
+   * @item_ids: (array zero-terminated=1): headlines whose announcement a notification server
+   *   has shown: in a notification of their own, or in the grouped one, whether it lists their
+   *   titles, knows them by id to take them out of its count, or only counts them
+   *
+   * A server answered a notification that announced them with its id. Told once for each
+   * announcement (lwn_notifier_announce()) of a headline, at most: not for one withdrawn, or
+   * refused by a server, before any server showed it, nor for what waits for a server when the
+   * notifier goes.
+   */
+  g_signal_new ("shown", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRV | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -700,6 +748,51 @@ lwn_notifier_remind (LwnNotifier *self,
       g_hash_table_insert (self->reminders, note->item_id, note);
     }
   update_note (self, note, summary, "", url, REMINDER_CATEGORY);
+}
+
+static gboolean
+flush_expired_cb (gpointer user_data)
+{
+  gboolean *expired = user_data;
+
+  *expired = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * lwn_notifier_flush:
+ * @self: a #LwnNotifier
+ * @timeout_ms: how long to wait at most
+ *
+ * Runs the thread-default main context until every notification being
+ * sent has the server's answer, or @timeout_ms have passed: for quitting,
+ * so that #LwnNotifier::shown tells what a server showed before the state
+ * is saved for the last time. A server that holds a call is not waited for
+ * longer.
+ *
+ * Returns: whether every answer came
+ */
+gboolean
+lwn_notifier_flush (LwnNotifier *self,
+                    guint timeout_ms)
+{
+  g_autoptr (GMainContext) context = NULL;
+  g_autoptr (GSource) timeout = NULL;
+  gboolean expired = FALSE;
+
+  g_return_val_if_fail (LWN_IS_NOTIFIER (self), FALSE);
+
+  if (!lwn_notifier_is_sending (self))
+    return TRUE;
+
+  context = g_main_context_ref_thread_default ();
+  timeout = g_timeout_source_new (timeout_ms);
+  g_source_set_callback (timeout, flush_expired_cb, &expired, NULL);
+  g_source_attach (timeout, context);
+  while (lwn_notifier_is_sending (self) && !expired)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timeout);
+  return !lwn_notifier_is_sending (self);
 }
 
 /* Notifications kept, waiting or shown, and the headlines the group counts by id. */

@@ -36,6 +36,8 @@ void         lwn_notifier_remind        (LwnNotifier *self,
                                          const char  *item_id,
                                          const char  *title,
                                          const char  *url);
+gboolean     lwn_notifier_flush         (LwnNotifier *self,
+                                         guint        timeout_ms);
 /* clang-format on */
 
 G_END_DECLS

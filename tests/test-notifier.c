@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests for LwnNotifier against notification servers in this process, on a private bus: what a server
  * receives when none was there, when one is replaced or comes back, when a feed's ids look like the
- * notifier's own names, when grouped announcements follow one another, and for reminders. */
+ * notifier's own names, when grouped announcements follow one another, and for reminders; and what the
+ * notifier tells as shown. */
 
 #include "config.h"
 
@@ -45,6 +46,7 @@ typedef struct
   char **caps;
   guint fail_server_info; /* GetServerInformation calls still to fail, as a server still starting may */
   gboolean hold_caps;
+  gboolean fail_notify; /* Notify calls are refused, as a server may refuse what it cannot show */
   gboolean hold_notify;
   guint hold_notify_ms; /* how long Notify calls are held; 0 until the server leaves */
   guint release_id;
@@ -61,6 +63,7 @@ typedef struct
   GPtrArray *opened; /* item ids of ::open */
   GPtrArray *tokens; /* activation tokens of ::open and ::show-all, "" for none */
   guint n_show_all;
+  GPtrArray *shown; /* item ids of ::shown, in order */
 } Fixture;
 
 /* The mock server */
@@ -125,6 +128,8 @@ mock_method_call (GDBusConnection *connection,
       else
         g_dbus_method_invocation_return_value (invocation, g_variant_new ("(^as)", mock->caps));
     }
+  else if (g_str_equal (method, "Notify") && mock->fail_notify)
+    g_dbus_method_invocation_return_dbus_error (invocation, "org.freedesktop.DBus.Error.Failed", "Cannot show that");
   else if (g_str_equal (method, "Notify"))
     {
       if (!mock->hold_notify)
@@ -474,6 +479,15 @@ show_all_cb (LwnNotifier *notifier,
 }
 
 static void
+shown_cb (LwnNotifier *notifier,
+          const char *const *item_ids,
+          Fixture *fixture)
+{
+  for (guint i = 0; item_ids[i] != NULL; i++)
+    g_ptr_array_add (fixture->shown, g_strdup (item_ids[i]));
+}
+
+static void
 fixture_set_up (Fixture *fixture,
                 gconstpointer data)
 {
@@ -487,9 +501,11 @@ fixture_set_up (Fixture *fixture,
   g_assert_no_error (error);
   fixture->opened = g_ptr_array_new_with_free_func (g_free);
   fixture->tokens = g_ptr_array_new_with_free_func (g_free);
+  fixture->shown = g_ptr_array_new_with_free_func (g_free);
   fixture->notifier = lwn_notifier_new (fixture->bus);
   g_signal_connect (fixture->notifier, "open", G_CALLBACK (open_cb), fixture);
   g_signal_connect (fixture->notifier, "show-all", G_CALLBACK (show_all_cb), fixture);
+  g_signal_connect (fixture->notifier, "shown", G_CALLBACK (shown_cb), fixture);
 }
 
 static void
@@ -507,6 +523,33 @@ fixture_tear_down (Fixture *fixture,
   g_clear_object (&fixture->dbus);
   g_ptr_array_unref (fixture->opened);
   g_ptr_array_unref (fixture->tokens);
+  g_ptr_array_unref (fixture->shown);
+}
+
+/* ::shown told headlines @first to @last (by number), each once, and nothing else. */
+static void
+assert_shown_once (Fixture *fixture,
+                   guint first,
+                   guint last)
+{
+  g_autoptr (GHashTable) told = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < fixture->shown->len; i++)
+    {
+      const char *id = g_ptr_array_index (fixture->shown, i);
+
+      if (g_hash_table_contains (told, id))
+        g_error ("%s was told as shown twice", id);
+      g_hash_table_add (told, (char *) id);
+    }
+  for (guint number = first; number <= last; number++)
+    {
+      g_autofree char *id = item_url (number);
+
+      if (!g_hash_table_contains (told, id))
+        g_error ("%s was not told as shown", id);
+    }
+  g_assert_cmpuint (fixture->shown->len, ==, last - first + 1);
 }
 
 /* Tests */
@@ -523,7 +566,7 @@ test_no_server_bounded (Fixture *fixture,
   g_autoptr (GHashTable) titles = g_hash_table_new (g_str_hash, g_str_equal);
 
   g_test_summary ("With no notification server, what waits for one stays bounded however many headlines "
-                  "arrive, and a server that appears gets all of them, each once");
+                  "arrive, and a server that appears gets all of them, each once; only then are they told as shown");
 
   settle (fixture, NULL);
   for (guint round = 1; round <= 400; round++)
@@ -541,6 +584,7 @@ test_no_server_bounded (Fixture *fixture,
                   lwn_notifier_count_kept (fixture->notifier));
   g_assert_cmpuint (kept_halfway, <, announced / 2);
   g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), <=, kept_halfway + MAX_SINGLE);
+  g_assert_cmpuint (fixture->shown->len, ==, 0);
 
   mock = start_server (fixture);
   wait_calls (mock, "Notify", 1);
@@ -567,6 +611,8 @@ test_no_server_bounded (Fixture *fixture,
         }
     }
   g_assert_cmpuint (shown, ==, announced);
+  /* Every one is told as shown, also those the group counts without knowing them by id. */
+  assert_shown_once (fixture, 1, announced);
   mock_server_free (mock);
 }
 
@@ -580,7 +626,8 @@ test_server_returns (Fixture *fixture,
   g_autoptr (GPtrArray) summaries = g_ptr_array_new ();
 
   g_test_summary ("A server that vanishes and comes back gets what was not shown yet: what was announced "
-                  "while it was away and what it left unanswered, once each, and nothing it showed before");
+                  "while it was away and what it left unanswered, once each, and nothing it showed before; each "
+                  "headline is told as shown once");
 
   first = start_server (fixture);
   announce (fixture, 2, 2);
@@ -617,6 +664,8 @@ test_server_returns (Fixture *fixture,
   g_assert_cmpstr (g_ptr_array_index (summaries, 0), ==, "7 new headlines from " SITE_NAME);
   g_assert_cmpstr (g_ptr_array_index (summaries, 1), ==, "Headline 3");
   g_assert_cmpstr (g_ptr_array_index (summaries, 2), ==, "Headline 4");
+  /* What the first showed, and what the second showed of the rest, each told once. */
+  assert_shown_once (fixture, 1, 11);
   mock_server_free (second);
 }
 
@@ -896,7 +945,7 @@ test_group_large (Fixture *fixture,
   Notify notify;
 
   g_test_summary ("A first run of a 1,200-item feed is one notification that counts every item, and the "
-                  "notifier keeps a bounded part of it");
+                  "notifier keeps a bounded part of it; every item is told as shown");
 
   mock = start_server (fixture);
   lwn_notifier_announce (fixture->notifier, items, 1, SITE_NAME, SITE_URL);
@@ -910,6 +959,7 @@ test_group_large (Fixture *fixture,
   g_assert_true (g_str_has_prefix (notify.body, "• Headline 1200\n"));
   g_assert_true (g_str_has_suffix (notify.body, "\nand 1195 more"));
   g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), <, 1200 / 2);
+  assert_shown_once (fixture, 1, 1200);
   mock_server_free (mock);
 }
 
@@ -1209,6 +1259,116 @@ test_notice (Fixture *fixture,
   mock_server_free (mock);
 }
 
+static void
+test_shown_single (Fixture *fixture,
+                   gconstpointer data)
+{
+  MockServer *mock;
+
+  g_test_summary ("A headline's own notification is told as shown once the server answers with its id, and "
+                  "only then; an update of a group still shown tells only what it added");
+
+  mock = start_server (fixture);
+  mock->hold_notify = TRUE;
+  mock->hold_notify_ms = 500;
+  announce (fixture, 1, 1);
+  wait_calls (mock, "Notify", 1);
+  iterate_for (100);
+  g_assert_cmpuint (fixture->shown->len, ==, 0);
+
+  /* Answered once its hold ends. */
+  iterate_for (600);
+  mock->hold_notify = FALSE;
+  settle (fixture, mock);
+  assert_shown_once (fixture, 1, 1);
+  announce (fixture, 2, 1);
+  wait_calls (mock, "Notify", 2);
+  settle (fixture, mock);
+  assert_shown_once (fixture, 1, 2);
+
+  announce (fixture, 7, 5);
+  wait_calls (mock, "Notify", 3);
+  settle (fixture, mock);
+  assert_shown_once (fixture, 1, 7);
+  announce (fixture, 11, 4);
+  wait_calls (mock, "Notify", 4);
+  settle (fixture, mock);
+  assert_shown_once (fixture, 1, 11);
+  mock_server_free (mock);
+}
+
+static void
+test_shown_never (Fixture *fixture,
+                  gconstpointer data)
+{
+  MockServer *mock;
+
+  g_test_summary ("What a server refuses, and what is withdrawn before any server showed it, is never told as "
+                  "shown");
+
+  mock = start_server (fixture);
+  mock->fail_notify = TRUE;
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING, "Could not show a notification: *");
+  announce (fixture, 1, 1);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+  g_test_assert_expected_messages ();
+  g_clear_pointer (&mock, mock_server_free);
+  settle (fixture, NULL);
+
+  /* Read while no server is there. */
+  announce (fixture, 2, 1);
+  announce (fixture, 9, 5);
+  settle (fixture, NULL);
+  withdraw (fixture, 2);
+  for (guint number = 5; number <= 9; number++)
+    withdraw (fixture, number);
+  announce (fixture, 10, 1);
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 1);
+  g_assert_cmpuint (fixture->shown->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (fixture->shown, 0), ==, "https://lwn.net/Articles/10/");
+  mock_server_free (mock);
+}
+
+static void
+test_flush (Fixture *fixture,
+            gconstpointer data)
+{
+  MockServer *mock;
+  gint64 started;
+  gint64 took;
+
+  g_test_summary ("Flushing, as quitting does, waits for the answer to what is being shown, so that it is told "
+                  "as shown, and no longer than asked for a server that holds its answer");
+
+  mock = start_server (fixture);
+  g_assert_true (lwn_notifier_flush (fixture->notifier, 10));
+  announce (fixture, 1, 1);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+
+  mock->hold_notify = TRUE;
+  mock->hold_notify_ms = 300;
+  announce (fixture, 2, 1);
+  g_assert_true (lwn_notifier_flush (fixture->notifier, WAIT_SECONDS * 1000));
+  assert_shown_once (fixture, 1, 2);
+
+  /* Held until the server leaves. */
+  mock->hold_notify_ms = 0;
+  announce (fixture, 3, 1);
+  started = g_get_monotonic_time ();
+  g_assert_false (lwn_notifier_flush (fixture->notifier, 200));
+  took = g_get_monotonic_time () - started;
+  g_assert_cmpint (took, >=, 200 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (took, <, PROMPT_MS * G_TIME_SPAN_MILLISECOND);
+  assert_shown_once (fixture, 1, 2);
+  mock_server_free (mock);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1232,6 +1392,9 @@ main (int argc,
   ADD ("/notifier/reminder/waits", test_reminder_waits);
   ADD ("/notifier/disposed", test_disposed);
   ADD ("/notifier/notice", test_notice);
+  ADD ("/notifier/shown/single", test_shown_single);
+  ADD ("/notifier/shown/never", test_shown_never);
+  ADD ("/notifier/shown/flush", test_flush);
 #undef ADD
 
   return g_test_run ();
