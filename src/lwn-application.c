@@ -24,6 +24,8 @@
 
 /* How long quitting waits for a "Start at login" write under way. */
 #define AUTOSTART_FLUSH_MS 2000
+/* How long quitting waits for a notification server to answer what is being shown. */
+#define NOTIFIER_FLUSH_MS 1000
 
 struct _LwnApplication
 {
@@ -357,6 +359,15 @@ notifier_open_reminder_cb (LwnNotifier *notifier,
   open_url (self, article_url != NULL ? article_url : url, activation_token);
 }
 
+/* Shown, a headline counts as announced: the next start does not announce it again. */
+static void
+notifier_shown_cb (LwnNotifier *notifier,
+                   const char *const *item_ids,
+                   LwnApplication *self)
+{
+  lwn_reader_mark_shown (self->reader, item_ids);
+}
+
 static void
 notifier_show_all_cb (LwnNotifier *notifier,
                       const char *url,
@@ -526,6 +537,7 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
   g_signal_connect (self->notifier, "open-reminder", G_CALLBACK (notifier_open_reminder_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
+  g_signal_connect (self->notifier, "shown", G_CALLBACK (notifier_shown_cb), self);
 
   exe = lwn_locations_dup_uninstalled_binary ();
   self->autostart = lwn_autostart_switch_new (exe);
@@ -614,6 +626,10 @@ lwn_application_shutdown (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
 
+  /* What a server is showing now is known as shown before the last save:
+   * otherwise the next start would announce it again. */
+  if (self->notifier != NULL && !lwn_notifier_flush (self->notifier, NOTIFIER_FLUSH_MS))
+    g_message ("The notification server did not answer in time: the next start may announce again what it was asked to show");
   if (self->reader != NULL)
     lwn_reader_shutdown (self->reader);
 

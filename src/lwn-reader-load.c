@@ -107,6 +107,10 @@ load_cb (GObject *source,
     apply_success (self, feed, response);
   else
     apply_failure (self, error, response);
+  /* What an earlier run left to announce goes out with the save of the first
+   * answer, whatever it is, as what a refresh brings does. */
+  if (self->retell->len > 0)
+    lwn_reader_save_schedule (self);
   /* Any answer, or none, is a moment to look at the clock. */
   lwn_reader_reminders_check (self);
   lwn_reader_update (self);

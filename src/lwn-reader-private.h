@@ -47,6 +47,9 @@ struct _LwnReader
   gboolean unannounced_first_run;
   GPtrArray *announcing; /* the items of the save in flight */
   gboolean announcing_first_run;
+  gboolean pending_told;   /* what an earlier run left pending was taken up */
+  GPtrArray *retell;       /* its items, announced again once a save works */
+  gboolean retell_first_run;
 
   /* Reminders: those due, taken out of the store's set and told once a save
    * has recorded that, as new items are announced. */
@@ -85,6 +88,7 @@ void        lwn_reader_load_cache          (LwnReader  *self);
 void        lwn_reader_save_schedule       (LwnReader  *self);
 void        lwn_reader_save_take_new_items (LwnReader  *self,
                                             LwnFeed    *feed);
+void        lwn_reader_save_tell_pending   (LwnReader  *self);
 
 /* lwn-reader-reminders.c: asking to be told when a subscriber-only article is free */
 void        lwn_reader_reminders_check     (LwnReader  *self);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reading model's saving: one write at a time off the main thread, later changes coalesced into the
  * next, and new items announced, and due reminders told, only once the write that records them has
- * completed. */
+ * completed; what no notification server showed before the last run ended is announced again. */
 
 #include "config.h"
 
@@ -11,14 +11,25 @@
 
 static void start_save (LwnReader *self);
 
+/* Whether the settings want @item announced. */
+static gboolean
+is_wanted (LwnReader *self,
+           LwnFeedItem *item)
+{
+  return self->notify && (self->notify_security_lists || !lwn_feed_item_is_security_list (item));
+}
+
+/* Announces what the settings want of @items, which stays pending until a notification server
+ * shows it; the rest is not announced, and no longer pending. */
 static void
 announce (LwnReader *self,
           GPtrArray *items,
           gboolean first_run)
 {
   g_autoptr (GPtrArray) wanted = NULL;
+  gboolean dropped = FALSE;
 
-  if (!self->notify || items->len == 0)
+  if (items->len == 0)
     return;
 
   wanted = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
@@ -26,15 +37,49 @@ announce (LwnReader *self,
     {
       LwnFeedItem *item = g_ptr_array_index (items, i);
 
-      if (self->notify_security_lists || !lwn_feed_item_is_security_list (item))
+      if (is_wanted (self, item))
         g_ptr_array_add (wanted, lwn_feed_item_ref (item));
+      else
+        dropped |= lwn_store_drop_pending (self->store, lwn_feed_item_get_id (item));
     }
+  if (dropped)
+    lwn_reader_save_schedule (self);
   if (wanted->len == 0)
     return;
 
   /* A first run announces the feed as a whole: one notification, not a flood. */
   g_signal_emit_by_name (self, "announce", wanted,
                          first_run ? 1u : (guint) LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+}
+
+/* Adds to @items what an earlier run left pending (lwn_reader_save_tell_pending()), once a save
+ * shows that the state can be written again: while it cannot, what a server shows cannot be
+ * recorded, and would be shown again at every start. Only what is still pending (not read since,
+ * still in the feed) goes, after the new items: one announcement, so that the notifier groups them
+ * as one. */
+static void
+take_retell (LwnReader *self,
+             GPtrArray *items,
+             gboolean *first_run)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->retell->len; i++)
+    {
+      LwnFeedItem *item = g_ptr_array_index (self->retell, i);
+
+      if (lwn_store_is_pending (self->store, lwn_feed_item_get_id (item)))
+        {
+          g_ptr_array_add (items, lwn_feed_item_ref (item));
+          n++;
+        }
+    }
+  if (self->retell->len == 0)
+    return;
+  g_debug ("Announcing again %u headlines that no notification server showed", n);
+  if (n > 0)
+    *first_run |= self->retell_first_run;
+  g_ptr_array_set_size (self->retell, 0);
 }
 
 static void
@@ -98,8 +143,9 @@ save_cb (GObject *source,
           g_clear_pointer (&self->save_error, g_free);
           lwn_reader_update (self);
         }
-      /* On disk now: a crash from here on loses a notification rather than
-       * repeating it at every start. */
+      /* On disk now, as pending: until a notification server shows them,
+       * the next start announces them again. */
+      take_retell (self, announced, &first_run);
       announce (self, announced, first_run);
       lwn_reader_reminders_tell (self, reminded);
     }
@@ -148,25 +194,72 @@ lwn_reader_save_schedule (LwnReader *self)
     self->save_idle_id = g_idle_add (save_idle_cb, self);
 }
 
-/* Marks the items never seen before as announced, in memory; they are
- * announced once a save has recorded that. */
+/* Marks the items never seen before as announced, in memory, and those the
+ * settings want announced as pending until a notification server shows
+ * them; they are announced once a save has recorded that. */
 void
 lwn_reader_save_take_new_items (LwnReader *self,
                                 LwnFeed *feed)
 {
   gboolean first_run = !lwn_store_has_history (self->store);
-  guint n_new = 0;
+  guint first_new = self->unannounced->len;
+  gboolean pending = FALSE;
 
   for (guint i = 0; i < lwn_feed_get_n_items (feed); i++)
     {
       LwnFeedItem *item = lwn_feed_get_item (feed, i);
 
       if (lwn_store_mark_announced (self->store, lwn_feed_item_get_id (item)))
-        {
-          g_ptr_array_add (self->unannounced, lwn_feed_item_ref (item));
-          n_new++;
-        }
+        g_ptr_array_add (self->unannounced, lwn_feed_item_ref (item));
     }
-  if (n_new > 0)
-    self->unannounced_first_run |= first_run;
+  if (self->unannounced->len == first_new)
+    return;
+  self->unannounced_first_run |= first_run;
+
+  /* The oldest first: a full set keeps the newest. Items that arrive while
+   * notifications are off count as announced, so that turning them on
+   * brings no flood. */
+  for (guint i = self->unannounced->len; i-- > first_new;)
+    {
+      LwnFeedItem *item = g_ptr_array_index (self->unannounced, i);
+
+      if (is_wanted (self, item))
+        pending |= lwn_store_mark_pending (self->store, lwn_feed_item_get_id (item));
+    }
+  if (first_run && pending)
+    lwn_store_set_pending_first_run (self->store, TRUE);
+}
+
+/* Once per run, when the first feed is shown: takes up what an earlier run
+ * recorded as announced and no notification server showed, to announce it
+ * again, grouped as a first run's if it was one, as far as it is still in
+ * the feed, unread and wanted, once the next save has worked (the first
+ * answer of the server asks for one). The rest is not announced any more. */
+void
+lwn_reader_save_tell_pending (LwnReader *self)
+{
+  GListModel *headlines = G_LIST_MODEL (self->headlines);
+  guint n = g_list_model_get_n_items (headlines);
+
+  if (self->pending_told)
+    return;
+  self->pending_told = TRUE;
+  /* The feed shown has taken what is no longer in it out of the set. */
+  if (!lwn_store_has_pending (self->store))
+    return;
+
+  self->retell_first_run = lwn_store_get_pending_first_run (self->store);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+      LwnFeedItem *item = lwn_headline_get_item (headline);
+      const char *id = lwn_headline_get_id (headline);
+
+      if (!lwn_store_is_pending (self->store, id))
+        continue;
+      if (lwn_headline_get_unread (headline) && is_wanted (self, item))
+        g_ptr_array_add (self->retell, lwn_feed_item_ref (item));
+      else
+        lwn_store_drop_pending (self->store, id);
+    }
 }

@@ -231,6 +231,7 @@ lwn_reader_show_feed (LwnReader *self,
   count_unread (self);
   if (lwn_reader_get_state (self) != old_state)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+  lwn_reader_save_tell_pending (self);
 }
 
 static void
@@ -275,6 +276,7 @@ lwn_reader_dispose (GObject *object)
   g_clear_pointer (&self->feed, lwn_feed_unref);
   g_clear_pointer (&self->unannounced, g_ptr_array_unref);
   g_clear_pointer (&self->announcing, g_ptr_array_unref);
+  g_clear_pointer (&self->retell, g_ptr_array_unref);
   g_clear_pointer (&self->due_reminders, g_ptr_array_unref);
   g_clear_pointer (&self->reminding, g_ptr_array_unref);
 
@@ -355,7 +357,9 @@ lwn_reader_class_init (LwnReaderClass *klass)
   /**
    * LwnReader::announce:
    * @items: (element-type LwnFeedItem): new items, in feed order, already
-   *   recorded on disk as announced
+   *   recorded on disk as announced; they stay pending, and the next start
+   *   announces them again, until lwn_reader_mark_shown() says that a
+   *   notification server showed them
    * @max_single: up to this many deserve a notification each; group more
    */
   signals[SIGNAL_ANNOUNCE] = g_signal_new ("announce", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -403,6 +407,7 @@ lwn_reader_init (LwnReader *self)
   self->save_cancellable = g_cancellable_new ();
   self->unannounced = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  self->retell = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   self->due_reminders = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
   self->reminding = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
 }
@@ -549,7 +554,9 @@ lwn_reader_set_interval (LwnReader *self,
  * @notify: whether new headlines are announced
  *
  * Items that arrive while this is off are still recorded as announced, so
- * that turning it on again does not bring a flood.
+ * that turning it on again does not bring a flood. Announcements that no
+ * notification server showed before the applet quit are made again at the
+ * next start only if this is on then.
  */
 void
 lwn_reader_set_notify (LwnReader *self,
@@ -646,21 +653,27 @@ lwn_reader_refresh_due (LwnReader *self)
  * @self: a #LwnReader
  * @item_id: an item of the current feed
  *
- * Marks it read and ends its reminder, if it has one; saves soon (off the
- * main thread) and tells the views. The item need not be in the feed.
+ * Marks it read and ends its reminder, if it has one, and its announcement
+ * if no notification server showed it yet; saves soon (off the main
+ * thread) and tells the views. The item need not be in the feed.
  */
 void
 lwn_reader_mark_read (LwnReader *self,
                       const char *item_id)
 {
   LwnHeadline *headline;
+  gboolean pending;
 
   g_return_if_fail (LWN_IS_READER (self));
   g_return_if_fail (item_id != NULL);
 
   g_signal_emit (self, signals[SIGNAL_READ], 0, item_id);
+  /* Read, it needs no announcement any more. */
+  pending = lwn_store_drop_pending (self->store, item_id);
   if (!lwn_store_mark_read (self->store, item_id))
     {
+      if (pending)
+        lwn_reader_save_schedule (self);
       /* Read again, once more on its own: the reminder has served. */
       if (lwn_reader_reminders_forget (self, item_id))
         lwn_reader_emit_changed (self);
@@ -674,6 +687,31 @@ lwn_reader_mark_read (LwnReader *self,
   count_unread (self);
   lwn_reader_save_schedule (self);
   lwn_reader_emit_changed (self);
+}
+
+/**
+ * lwn_reader_mark_shown:
+ * @self: a #LwnReader
+ * @item_ids: (array zero-terminated=1): items whose announcement a
+ *   notification server showed, alone or in a grouped notification
+ *
+ * Their announcements are no longer pending: no later start announces
+ * them again. Saves soon (off the main thread). Ids that are not pending
+ * are ignored.
+ */
+void
+lwn_reader_mark_shown (LwnReader *self,
+                       const char *const *item_ids)
+{
+  gboolean changed = FALSE;
+
+  g_return_if_fail (LWN_IS_READER (self));
+  g_return_if_fail (item_ids != NULL);
+
+  for (gsize i = 0; item_ids[i] != NULL; i++)
+    changed |= lwn_store_drop_pending (self->store, item_ids[i]);
+  if (changed)
+    lwn_reader_save_schedule (self);
 }
 
 /**
@@ -712,8 +750,9 @@ lwn_reader_open (LwnReader *self,
  * lwn_reader_mark_all_read:
  * @self: a #LwnReader
  *
- * Marks every headline of the feed read. Reminders stay: each was asked for
- * on its own, and a bulk action does not take them back.
+ * Marks every headline of the feed read, and ends the announcements of
+ * those that no notification server showed yet. Reminders stay: each was
+ * asked for on its own, and a bulk action does not take them back.
  */
 void
 lwn_reader_mark_all_read (LwnReader *self)
@@ -730,6 +769,7 @@ lwn_reader_mark_all_read (LwnReader *self)
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (self->headlines), i);
 
       changed |= lwn_store_mark_read (self->store, lwn_headline_get_id (headline));
+      changed |= lwn_store_drop_pending (self->store, lwn_headline_get_id (headline));
       lwn_headline_set_unread (headline, FALSE);
     }
 

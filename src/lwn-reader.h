@@ -49,6 +49,8 @@ char          *lwn_reader_open                 (LwnReader  *self,
 void           lwn_reader_mark_read            (LwnReader  *self,
                                                 const char *item_id);
 void           lwn_reader_mark_all_read        (LwnReader  *self);
+void           lwn_reader_mark_shown           (LwnReader  *self,
+                                                const char *const *item_ids);
 gboolean       lwn_reader_set_reminder         (LwnReader  *self,
                                                 const char *item_id,
                                                 gboolean    remind);

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "reader-fixture.h"
 
 /* The guid of item @number: its article URL, padded with a query to
@@ -100,6 +102,15 @@ announce_cb (LwnReader *reader,
     g_ptr_array_add (ids, g_strdup (lwn_feed_item_get_id (g_ptr_array_index (items, i))));
   g_ptr_array_add (fixture->announced, ids);
   g_array_append_val (fixture->max_single, max_single);
+
+  /* As a notification server would, once it showed them. */
+  if (!fixture->no_server)
+    {
+      g_autofree const char **shown = g_new0 (const char *, ids->len + 1);
+
+      memcpy (shown, ids->pdata, ids->len * sizeof (char *));
+      lwn_reader_mark_shown (reader, shown);
+    }
 }
 
 static void

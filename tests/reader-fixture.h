@@ -20,6 +20,7 @@ typedef struct
   LwnReader *reader;
   GPtrArray *announced; /* GPtrArray* of item ids, one per "announce" */
   GArray *max_single;
+  gboolean no_server; /* nothing shows the announcements; else they are shown at once */
   GPtrArray *alerts;
   guint n_changed;
   guint want_requests; /* for has_wanted_requests() */

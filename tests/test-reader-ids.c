@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of what the reading model remembers at scale, against a local HTTP server: feeds of 1,200 items,
  * with short ids and with ids of 4 KiB, and ids over 4 KiB, across refreshes and restarts (ids over 256 bytes
- * the store keeps as their digests). */
+ * the store keeps as their digests), announced or left for a notification server to show. */
 
 #include "config.h"
 
@@ -72,6 +72,52 @@ test_large_feed (Fixture *fixture,
   g_assert_cmpstr (g_ptr_array_index (announced (fixture, 0), 0), ==, id_1202);
   settle ();
   g_assert_cmpuint (fixture->announced->len, ==, 1);
+}
+
+static void
+test_large_feed_no_server (Fixture *fixture,
+                           gconstpointer data)
+{
+  gsize id_length = GPOINTER_TO_SIZE (data);
+  g_autofree guint *feed = count_down (1200, 1200);
+  GPtrArray *ids;
+
+  g_test_summary ("A first run of 1,200 items that no notification server showed is announced again at the next "
+                  "start, every item in one group, and once shown never again");
+
+  fixture->no_server = TRUE;
+  serve_full (fixture, feed, 1200, id_length, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+  g_assert_cmpuint (announced (fixture, 0)->len, ==, 1200);
+
+  lwn_reader_shutdown (fixture->reader);
+  g_ptr_array_set_size (fixture->announced, 0);
+  g_array_set_size (fixture->max_single, 0);
+  fixture->no_server = FALSE;
+  open_reader (fixture);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the announcement after the restart");
+  wait_until (fixture, not_refreshing, "the end of the refresh");
+  settle ();
+  g_assert_cmpuint (fixture->announced->len, ==, 1);
+  ids = announced (fixture, 0);
+  g_assert_cmpuint (ids->len, ==, 1200);
+  g_assert_cmpuint (g_array_index (fixture->max_single, guint, 0), ==, 1);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autofree char *id = item_id (feed[i], id_length);
+
+      g_assert_cmpstr (g_ptr_array_index (ids, i), ==, id);
+    }
+
+  lwn_reader_shutdown (fixture->reader);
+  g_ptr_array_set_size (fixture->announced, 0);
+  open_reader (fixture);
+  start_and_load (fixture);
+  wait_until (fixture, not_refreshing, "the end of the refresh");
+  settle ();
+  g_assert_cmpuint (fixture->announced->len, ==, 0);
 }
 
 /* An RSS 2.0 feed of items without guids whose relative links, resolved,
@@ -168,6 +214,10 @@ main (int argc,
   g_test_add ("/reader/large-feed/short-ids", Fixture, GSIZE_TO_POINTER (0), fixture_set_up, test_large_feed, fixture_tear_down);
   g_test_add ("/reader/large-feed/4k-ids", Fixture, GSIZE_TO_POINTER (4096), fixture_set_up, test_large_feed, fixture_tear_down);
   g_test_add ("/reader/long-id", Fixture, NULL, fixture_set_up, test_long_id, fixture_tear_down);
+  g_test_add ("/reader/large-feed/no-server/short-ids", Fixture, GSIZE_TO_POINTER (0), fixture_set_up,
+              test_large_feed_no_server, fixture_tear_down);
+  g_test_add ("/reader/large-feed/no-server/4k-ids", Fixture, GSIZE_TO_POINTER (4096), fixture_set_up,
+              test_large_feed_no_server, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests for LwnReader, the reading model, against a local HTTP server: new items across restarts,
- * read marks, moved feeds, 304/410/429, save failures, manual refreshes and the status line. */
+ * read marks, moved feeds, 304/410/429, save failures, manual refreshes, the status line, and
+ * announcements that no notification server showed before a restart. */
 
 #include "config.h"
 
@@ -389,6 +390,286 @@ test_no_notify (Fixture *fixture,
   g_assert_cmpuint (announced (fixture, 0)->len, ==, 1);
 }
 
+static gboolean
+has_two_announcements (Fixture *fixture)
+{
+  return fixture->announced->len >= 2;
+}
+
+static gboolean
+has_three_announcements (Fixture *fixture)
+{
+  return fixture->announced->len >= 3;
+}
+
+/* Shuts the reader down, as quitting does, and starts a new one on the same
+ * state and cache, with nothing announced yet. */
+static void
+restart (Fixture *fixture)
+{
+  lwn_reader_shutdown (fixture->reader);
+  g_ptr_array_set_size (fixture->announced, 0);
+  g_array_set_size (fixture->max_single, 0);
+  open_reader (fixture);
+}
+
+/* Starts the reader, waits for the feed and the refresh that follows the
+ * saved copy, and returns how many announcements were made. */
+static guint
+start_and_settle (Fixture *fixture)
+{
+  start_and_load (fixture);
+  wait_until (fixture, not_refreshing, "the end of the refresh");
+  settle ();
+  return fixture->announced->len;
+}
+
+static void
+assert_announced (Fixture *fixture,
+                  guint index,
+                  const guint *numbers,
+                  guint n,
+                  guint max_single)
+{
+  GPtrArray *ids = announced (fixture, index);
+
+  g_assert_cmpuint (ids->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = item_id (numbers[i], 0);
+
+      g_assert_cmpstr (g_ptr_array_index (ids, i), ==, id);
+    }
+  g_assert_cmpuint (g_array_index (fixture->max_single, guint, index), ==, max_single);
+}
+
+static void
+test_no_server_first_run (Fixture *fixture,
+                          gconstpointer data)
+{
+  const guint first[] = { 3, 2, 1 };
+  const guint second[] = { 5, 4, 3, 2, 1 };
+
+  g_test_summary ("A first run's announcement, and those after it, that no notification server showed are made "
+                  "again at the next start, as one group like a first run's, and once shown never again");
+
+  fixture->no_server = TRUE;
+  serve (fixture, first, 3, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+  assert_announced (fixture, 0, first, 3, 1);
+  serve (fixture, second, 5, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the second announcement");
+  assert_announced (fixture, 1, second, 2, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+
+  /* A server is there at the next start: the whole feed, as one. */
+  restart (fixture);
+  fixture->no_server = FALSE;
+  g_assert_cmpuint (start_and_settle (fixture), ==, 1);
+  assert_announced (fixture, 0, second, 5, 1);
+
+  restart (fixture);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 0);
+}
+
+static void
+test_shown_not_again (Fixture *fixture,
+                      gconstpointer data)
+{
+  const guint first[] = { 1 };
+  const guint second[] = { 4, 3, 2, 1 };
+  const guint left[] = { 3 };
+  g_autofree char *id_4 = item_id (4, 0);
+  g_autofree char *id_2 = item_id (2, 0);
+  const char *shown[] = { id_4, id_2, NULL };
+
+  g_test_summary ("Of new headlines announced at once, those a server showed are not announced again after a "
+                  "restart, and the one it did not show is, on its own");
+
+  serve (fixture, first, 1, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+
+  fixture->no_server = TRUE;
+  serve (fixture, second, 4, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the new headlines' announcement");
+  assert_announced (fixture, 1, second, 3, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+  lwn_reader_mark_shown (fixture->reader, shown);
+
+  restart (fixture);
+  fixture->no_server = FALSE;
+  g_assert_cmpuint (start_and_settle (fixture), ==, 1);
+  assert_announced (fixture, 0, left, 1, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+
+  restart (fixture);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 0);
+}
+
+static void
+test_read_before_shown (Fixture *fixture,
+                        gconstpointer data)
+{
+  const guint first[] = { 1 };
+  const guint second[] = { 5, 4, 3, 2, 1 };
+  const guint third[] = { 7, 6, 5, 4, 3, 2, 1 };
+  const guint unread[] = { 5, 3 };
+  g_autofree char *id_4 = item_id (4, 0);
+  g_autofree char *id_2 = item_id (2, 0);
+
+  g_test_summary ("A headline read before any server showed its announcement is not announced after a restart, "
+                  "whether it was read on its own or with Mark all as read");
+
+  serve (fixture, first, 1, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+
+  fixture->no_server = TRUE;
+  serve (fixture, second, 5, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the new headlines' announcement");
+  assert_announced (fixture, 1, second, 4, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+  lwn_reader_mark_read (fixture->reader, id_4);
+  lwn_reader_mark_read (fixture->reader, id_2);
+
+  restart (fixture);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 1);
+  assert_announced (fixture, 0, unread, 2, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+
+  /* Not shown again, and all read. */
+  serve (fixture, third, 7, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the newest headlines' announcement");
+  assert_announced (fixture, 1, third, 2, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+  lwn_reader_mark_all_read (fixture->reader);
+
+  restart (fixture);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 0);
+}
+
+static void
+test_pending_gone (Fixture *fixture,
+                   gconstpointer data)
+{
+  const guint first[] = { 1 };
+  const guint second[] = { 3, 2, 1 };
+  const guint third[] = { 4, 3 };
+  const guint left[] = { 4, 3 };
+
+  g_test_summary ("An announcement no server showed is not made again once its headline has left the feed");
+
+  serve (fixture, first, 1, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+
+  fixture->no_server = TRUE;
+  serve (fixture, second, 3, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the new headlines' announcement");
+  serve (fixture, third, 2, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_three_announcements, "the newest headline's announcement");
+
+  restart (fixture);
+  fixture->no_server = FALSE;
+  g_assert_cmpuint (start_and_settle (fixture), ==, 1);
+  assert_announced (fixture, 0, left, 2, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+}
+
+static void
+test_pending_settings (Fixture *fixture,
+                       gconstpointer data)
+{
+  const char *feed = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>LWN.net</title>"
+                     "<item><title>Security updates for Monday</title><link>https://lwn.net/Articles/10/</link></item>"
+                     "<item><title>An article</title><link>https://lwn.net/Articles/11/</link></item>"
+                     "<item><title>Headline 1</title><link>https://lwn.net/Articles/1/</link></item>"
+                     "</channel></rss>";
+  LwnTestRoute route = { .content_type = "application/rss+xml", .body = feed };
+  const guint first[] = { 1 };
+  const guint fourth[] = { 12, 11, 10, 1 };
+  const guint article[] = { 11 };
+
+  g_test_summary ("An announcement no server showed is made again at the next start only as the settings want "
+                  "it then: a security list not with those lists turned off, nothing with notifications off, "
+                  "and what was left out then never again");
+
+  serve (fixture, first, 1, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+
+  fixture->no_server = TRUE;
+  lwn_test_server_add_route (fixture->server, FEED_PATH, &route);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the new headlines' announcement");
+  g_assert_cmpuint (announced (fixture, 1)->len, ==, 2);
+
+  restart (fixture);
+  lwn_reader_set_notify_security_lists (fixture->reader, FALSE);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 1);
+  assert_announced (fixture, 0, article, 1, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+
+  /* The security list was left out: turning the lists on again does not bring it back. */
+  restart (fixture);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 1);
+  assert_announced (fixture, 0, article, 1, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+  lwn_reader_mark_shown (fixture->reader, (const char *const[]){ "https://lwn.net/Articles/11/", NULL });
+
+  /* A new one that no server shows, then a start with notifications off, then one with them on. */
+  serve (fixture, fourth, 4, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the newest headline's announcement");
+  restart (fixture);
+  lwn_reader_set_notify (fixture->reader, FALSE);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 0);
+  restart (fixture);
+  fixture->no_server = FALSE;
+  g_assert_cmpuint (start_and_settle (fixture), ==, 0);
+}
+
+static void
+test_pending_save_failure (Fixture *fixture,
+                           gconstpointer data)
+{
+  const guint first[] = { 1 };
+  const guint second[] = { 2, 1 };
+  g_autofree char *moved = g_strconcat (fixture->state_dir, ".away", NULL);
+
+  g_test_summary ("What an earlier run left pending is announced again only once a save works: while the state "
+                  "cannot be written, what a server shows could not be recorded");
+
+  serve (fixture, first, 1, NULL);
+  start_and_load (fixture);
+  wait_until (fixture, has_announced, "the first run's announcement");
+  fixture->no_server = TRUE;
+  serve (fixture, second, 2, NULL);
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, has_two_announcements, "the new headline's announcement");
+
+  /* Loaded, then the folder becomes unwritable. */
+  restart (fixture);
+  fixture->no_server = FALSE;
+  g_assert_cmpint (g_rename (fixture->state_dir, moved), ==, 0);
+  g_assert_true (g_file_set_contents (fixture->state_dir, "not a folder", -1, NULL));
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING, "Could not save what was read and announced: *");
+  start_and_load (fixture);
+  wait_until (fixture, has_alert, "the alert");
+  g_test_assert_expected_messages ();
+  wait_until (fixture, not_refreshing, "the end of the refresh");
+  settle ();
+  g_assert_cmpuint (fixture->announced->len, ==, 0);
+
+  g_assert_cmpint (g_unlink (fixture->state_dir), ==, 0);
+  g_assert_cmpint (g_rename (moved, fixture->state_dir), ==, 0);
+  lwn_reader_mark_read (fixture->reader, "https://lwn.net/Articles/1/");
+  wait_until (fixture, has_announced, "the late announcement");
+  assert_announced (fixture, 0, second, 1, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+
+  restart (fixture);
+  g_assert_cmpuint (start_and_settle (fixture), ==, 0);
+}
+
 static void
 test_site (Fixture *fixture,
            gconstpointer data)
@@ -488,6 +769,12 @@ main (int argc,
   ADD ("/reader/save-failure", test_save_failure);
   ADD ("/reader/security-lists", test_security_lists);
   ADD ("/reader/no-notify", test_no_notify);
+  ADD ("/reader/no-server/first-run", test_no_server_first_run);
+  ADD ("/reader/no-server/shown-not-again", test_shown_not_again);
+  ADD ("/reader/no-server/read-before-shown", test_read_before_shown);
+  ADD ("/reader/no-server/gone", test_pending_gone);
+  ADD ("/reader/no-server/settings", test_pending_settings);
+  ADD ("/reader/no-server/save-failure", test_pending_save_failure);
   ADD ("/reader/site", test_site);
   ADD ("/reader/switch-feed", test_switch_feed);
   ADD ("/reader/switch-feed/back-off", test_switch_feed_back_off);

@@ -157,6 +157,49 @@ def test_notification_server_returns(s):
     assert applet.stop() == 0
 
 
+def test_announced_to_nobody(s):
+    """Headlines announced while no notification server runs are announced again at the next
+    start, once a server is there: a first run's as one group. What a server showed is never
+    shown again (issue 23)."""
+    first = [current(948000 + n) for n in range(15)]
+    applet, menu = start_loaded(s, first)
+    e2e.wait_for(lambda: "No notification server answers" in applet.log(), "the first run's announcement")
+    assert applet.stop() == 0
+
+    s.notifier = e2e.NotificationDaemon(s.bus, s.env, s.path("notification-daemon.log"))
+    applet, menu = start_loaded(s, first)
+    (group,) = s.notifier.wait_count(1)
+    assert group.summary == "15 new headlines from LWN.net", group
+    s.server.wait_answered(2)
+    time.sleep(SETTLE)
+    assert len(s.notifier.notifications()) == 1, s.notifier.notifications()
+    assert applet.stop() == 0
+
+    # Shown: not again. Then one more while the server is away, and a start with it back.
+    applet, menu = start_loaded(s, first)
+    time.sleep(SETTLE)
+    assert len(s.notifier.notifications()) == 1, s.notifier.notifications()
+    assert applet.stop() == 0
+    s.notifier.close()
+    e2e.wait_for(lambda: not s.bus.name_owner(e2e.NOTIFY_NAME), "the notification server to leave")
+    later = [current(948100)] + first
+    applet, menu = start_loaded(s, later)
+    e2e.wait_for(lambda: "No notification server answers" in applet.log(), "the new headline's announcement")
+    assert applet.stop() == 0
+
+    s.notifier = e2e.NotificationDaemon(s.bus, s.env, s.path("notification-daemon-2.log"))
+    applet, menu = start_loaded(s, later)
+    (single,) = s.notifier.wait_count(1)
+    assert single.summary == later[0]["title"], single
+    time.sleep(SETTLE)
+    assert len(s.notifier.notifications()) == 1, s.notifier.notifications()
+    assert applet.stop() == 0
+    applet, menu = start_loaded(s, later)
+    time.sleep(SETTLE)
+    assert len(s.notifier.notifications()) == 1, s.notifier.notifications()
+    assert applet.stop() == 0
+
+
 def test_item_named_like_group(s):
     """A feed item whose id is spelt like the notifier's grouped notification keeps a
     notification of its own, and its action opens that item."""
@@ -351,6 +394,7 @@ TESTS = [
     ("a late click opens the headline it was shown for", test_late_click),
     ("grouped notifications update in place and keep their action", test_grouped_notification_keeps_action),
     ("a notification server that comes back gets what was announced meanwhile", test_notification_server_returns),
+    ("what no server showed is announced at the next start, once", test_announced_to_nobody),
     ("a feed item named like the grouped notification keeps its own", test_item_named_like_group),
     ("a hung notification server never freezes the menu", test_hung_notification_server),
     ("quitting does not wait for a hung notification server", test_quit_while_notify_hangs),
@@ -360,7 +404,10 @@ TESTS = [
 
 
 def make_scenario(func):
-    return e2e.Scenario(BINARY, notifications=func not in (test_hung_notification_server, test_quit_while_notify_hangs))
+    return e2e.Scenario(
+        BINARY,
+        notifications=func not in (test_hung_notification_server, test_quit_while_notify_hangs, test_announced_to_nobody),
+    )
 
 
 def main():
