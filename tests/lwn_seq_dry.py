@@ -89,6 +89,12 @@ class DryRun(seqrun.Run):
     def wait_saved(self):
         pass
 
+    def notification_count(self):
+        return 0
+
+    def wait_shown(self, before):
+        pass
+
     def cursor(self):
         return 0
 

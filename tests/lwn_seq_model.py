@@ -8,7 +8,11 @@ on disk, and while the state cannot be saved, announcements wait; up to
 LWN_READER_MAX_SINGLE_ANNOUNCEMENTS (3) new headlines get a notification each, more get one
 grouped notification, and a first run announces its feed as one; LWN's "Security updates
 for …" lists are announced only if notify-security-updates is on; nothing is announced
-with notifications off, but what arrives meanwhile still counts as announced.
+with notifications off, but what arrives meanwhile still counts as announced. A headline
+counts as announced only once a notification server showed it (issue 23): what is
+announced while none is there waits for the next one, in the same run or, as far as it
+is still in the feed, unread and wanted, at the next start, with the save of its first
+answer (a first run's again as one group).
 
 The model only follows what the test did and what the feed server answered (its request
 log); it never reads the applet's state, so that it can disagree with it."""
@@ -78,6 +82,17 @@ class Model:
         self.locked = False
         self.saves = 0  # successful saves so far, for the test to wait for the disk
 
+        # Announcements no notification server has shown: the batches the notifier keeps
+        # for the next server in this run, and what the applet keeps pending in memory
+        # and on disk (id → item), with whether they are a first run's.
+        self.owed = []
+        self.unshown = {}
+        self.unshown_maybe = {}  # items it may keep pending: whether it took them as new is unsure
+        self.unshown_first_run = False
+        self.unshown_disk = ({}, {}, False)
+        self.retell = None  # the Batch a start took up, for the next save to announce
+        self.retell_due = False  # a start has not shown a feed yet
+
         self.notifications = True
         self.security = True
         self.max_items = 20
@@ -131,15 +146,21 @@ class Model:
         self.tick += 1
         for item in items:
             self.last_seen[item.id] = self.tick
+        self._shown_feed(items)
         first_run = not self.ann_mem
         fresh = []
         for item in items:
             if item.id in self.unsure:
                 # Forgotten or not: the applet may count it as new.
                 self.pending_maybe.append(item)
+                if self.wanted(item):
+                    self.unshown_maybe[item.id] = item
             elif item.id not in self.ann_mem:
                 self.ann_mem.add(item.id)
                 fresh.append(item)
+                if self.wanted(item):
+                    self.unshown[item.id] = item
+                    self.unshown_first_run |= first_run
         self._forget_check()
         self.pending.extend(fresh)
         self.pending_first_run |= first_run and bool(fresh)
@@ -147,13 +168,60 @@ class Model:
 
     def not_modified(self):
         self.error = None
-        if self.save_error or self.pending:
+        if self.save_error or self.pending or self.retell:
             self.save()
 
     def failed(self, reason):
         self.error = reason
-        if self.save_error:
+        if self.save_error or self.retell:
             self.save()
+
+    # Announcements no server has shown -------------------------------------
+
+    def wanted(self, item):
+        return self.notifications and (self.security or not item.security)
+
+    def _check_first_run(self):
+        if not self.unshown and not self.unshown_maybe:
+            self.unshown_first_run = False
+
+    def _drop(self, items, disk=False):
+        """Not pending any more: shown, read, left out or gone from the feed; with disk,
+        the applet's next save (which does not fail) records that too."""
+        for item in items:
+            self.unshown.pop(item.id, None)
+            self.unshown_maybe.pop(item.id, None)
+        self._check_first_run()
+        if disk and not self.locked:
+            sure, maybe, first_run = self.unshown_disk
+            for item in items:
+                sure.pop(item.id, None)
+                maybe.pop(item.id, None)
+            self.unshown_disk = (sure, maybe, first_run and bool(sure or maybe))
+
+    def _shown_feed(self, items):
+        """A feed shown: what is pending and not in it is dropped, and the first feed a
+        start shows takes up what an earlier run left pending."""
+        ids = {item.id for item in items}
+        self._drop([item for item in list(self.unshown.values()) + list(self.unshown_maybe.values())
+                    if item.id not in ids])
+        if not self.retell_due:
+            return
+        self.retell_due = False
+        first_run = self.unshown_first_run
+        sure, maybe = [], []
+        for item in items:
+            if item.id not in self.unshown and item.id not in self.unshown_maybe:
+                continue
+            unread = self.is_unread(item)
+            if unread is False or not self.wanted(item):
+                self._drop([item])
+            elif unread is None or item.id in self.unshown_maybe:
+                maybe.append(item)
+            else:
+                sure.append(item)
+        if sure or maybe:
+            self.retell = Batch(sure, first_run, maybe)
 
     # Saving and announcing --------------------------------------------------
 
@@ -165,12 +233,24 @@ class Model:
         self.saves += 1
         self.read_disk = set(self.read_mem)
         self.ann_disk = set(self.ann_mem)
-        if self.pending or self.pending_maybe:
-            batch = Batch(self.pending, self.pending_first_run, self.pending_maybe)
-            self.pending, self.pending_first_run, self.pending_maybe = [], False, []
-            self.announce(batch)
+        self.unshown_disk = (dict(self.unshown), dict(self.unshown_maybe), self.unshown_first_run)
+        items, first_run, maybe = self.pending, self.pending_first_run, self.pending_maybe
+        self.pending, self.pending_first_run, self.pending_maybe = [], False, []
+        if self.retell is not None:
+            # Only what is still pending (not read since the start, nor gone), after what is
+            # new, in one announcement.
+            retell, self.retell = self.retell, None
+            again = [item for item in retell.items if item.id in self.unshown]
+            again_maybe = [item for item in retell.maybe if item.id in self.unshown or item.id in self.unshown_maybe]
+            items = items + again
+            maybe = maybe + again_maybe
+            first_run |= retell.first_run and bool(again or again_maybe)
+        if items or maybe:
+            self.announce(Batch(items, first_run, maybe))
 
     def announce(self, batch):
+        unwanted = [item for item in batch.items + batch.maybe if not self.wanted(item)]
+        self._drop(unwanted)
         if not self.notifications:
             return
         batch.items = [item for item in batch.items if self.security or not item.security]
@@ -179,8 +259,11 @@ class Model:
         if not batch.items and batch.sure:
             return
         if not self.notifier_up:
-            # No server answers: nothing is shown, and nothing is owed.
+            # No server answers: the notifier keeps them for the next one.
+            self.owed.append(batch)
             return
+        # Shown at once: the applet records that with its next save.
+        self._drop(batch.items + batch.maybe, disk=True)
         limit = 1 if batch.first_run else MAX_SINGLE
         batch.group = len(batch.items) > limit
         batch.chain_unknown = self.chain_unknown
@@ -206,10 +289,21 @@ class Model:
             return None
         return item.id not in self.read_mem
 
+    def _withdraw_owed(self, ids):
+        """Read: what waits for a server is withdrawn, and no longer pending."""
+        for batch in self.owed:
+            batch.items = [item for item in batch.items if item.id not in ids]
+            batch.maybe = [item for item in batch.maybe if item.id not in ids]
+        self._drop([self.items[item_id] for item_id in ids])
+
     def mark_read(self, item):
         """lwn_reader_open() of a shown item: read, its notification withdrawn."""
         self.open_singles.discard(item.id)
+        pending = item.id in self.unshown or item.id in self.unshown_maybe
+        self._withdraw_owed({item.id})
         if item.id in self.read_mem:
+            if pending:
+                self.save()
             return
         self.read_mem.add(item.id)
         self.unsure.discard(item.id)
@@ -224,7 +318,10 @@ class Model:
             if item.id not in self.read_mem:
                 self.read_mem.add(item.id)
                 changed = True
+            if item.id in self.unshown or item.id in self.unshown_maybe:
+                changed = True
             self.unsure.discard(item.id)
+        self._withdraw_owed({item.id for item in self.shown or []})
         if changed:
             self.save()
 
@@ -250,6 +347,27 @@ class Model:
         self.group_chain = None
         self.chain_unknown = False
 
+    def notifier_back(self):
+        """A server comes: the notifier shows it what waited, each once, grouped as it
+        chose (the test waits for it), and the applet saves that they were shown; with
+        the folder locked it cannot, and the next start may announce them again."""
+        self.notifier_up = True
+        items = [item for batch in self.owed for item in batch.items]
+        maybe = [item for batch in self.owed for item in batch.maybe if item not in items]
+        self.owed = []
+        if not items and not maybe:
+            return
+        batch = Batch(items, False, maybe)
+        batch.group = None
+        self.chain_unknown = True
+        self.expected.append(batch)
+        recorded = any(item.id in self.unshown for item in items)
+        self._drop(items + maybe)
+        if self.locked:
+            self.ever_unsure.update(item.id for item in items + maybe)
+        if recorded:
+            self.save()
+
     def notifier_replaced(self):
         """A new server knows none of the old one's notifications, and what was
         announced while it came may be on its screen: none the model can name."""
@@ -263,6 +381,9 @@ class Model:
         if not self.locked:
             self.read_disk = set(self.read_mem)
             self.ann_disk = set(self.ann_mem)
+            self.unshown_disk = (dict(self.unshown), dict(self.unshown_maybe), self.unshown_first_run)
+        # What waited for a server goes with the process: what is pending on disk stays.
+        self.owed = []
         self.headlines_open = self.preferences_open = False
         # A new process knows none of the notifications on screen.
         self.open_singles.clear()
@@ -273,12 +394,18 @@ class Model:
         self.read_mem = set(self.read_disk)
         self.ann_mem = set(self.ann_disk)
         self.pending, self.pending_first_run, self.pending_maybe = [], False, []
+        sure, maybe, first_run = self.unshown_disk
+        self.unshown, self.unshown_maybe, self.unshown_first_run = dict(sure), dict(maybe), first_run
+        self.retell = None
+        self.retell_due = True
         self.save_error = False
         self.error = None
         self.manual_unchanged = False
         applied = self.applied[self.current]
         # The saved copy is shown until the network answers.
         self.shown = list(applied[1]) if applied else None
+        if self.shown is not None:
+            self._shown_feed(self.shown)
 
     # What the views must show --------------------------------------------
 

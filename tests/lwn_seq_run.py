@@ -459,6 +459,23 @@ class Run:
 
     # The disk -------------------------------------------------------------
 
+    def notification_count(self):
+        return len(self.world.notifications())
+
+    def wait_shown(self, before):
+        """What waited for a server is shown at once when one comes (more notifications
+        than before), and then the applet records that it was shown, unless the folder is
+        locked: no write of the state is under way (its file has not changed for
+        SAVE_QUIET_SECONDS)."""
+
+        def quiet():
+            mtime = self.world.lock.state_mtime()
+            return mtime is None or time.time() - mtime >= SAVE_QUIET_SECONDS
+
+        e2e.wait_for(lambda: self.notification_count() > before, "what waited for a notification server")
+        time.sleep(SAVE_QUIET_SECONDS)
+        e2e.wait_for(quiet, "the state to be written", interval=0.05)
+
     def wait_saved(self):
         """Before the folder is locked: the last save the model counts is on disk and no
         write is under way (its file has not changed for SAVE_QUIET_SECONDS)."""

@@ -427,8 +427,12 @@ class Steps:
         self.model.notifier_gone()
 
     def do_notifier_back(self, step, index):
+        owed = any(batch.items or batch.maybe for batch in self.model.owed)
+        before = self.run.notification_count()
         self.world.start_notifier()
-        self.model.notifier_up = True
+        self.model.notifier_back()
+        if owed:
+            self.run.wait_shown(before)
 
     def do_notifier_flap(self, step, index):
         """A notification server replaced while the applet announces: whatever it shows
