@@ -626,6 +626,11 @@ lwn_application_shutdown (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
 
+  /* Before the flush below runs the main loop: no notice about the tray is
+   * posted while quitting. */
+  if (self->tray_host != NULL)
+    g_signal_handlers_disconnect_by_data (self->tray_host, self);
+  g_clear_object (&self->tray_host);
   /* What a server is showing now is known as shown before the last save:
    * otherwise the next start would announce it again. */
   if (self->notifier != NULL && !lwn_notifier_flush (self->notifier, NOTIFIER_FLUSH_MS))
@@ -635,11 +640,12 @@ lwn_application_shutdown (GApplication *application)
 
   g_clear_handle_id (&self->sigterm_id, g_source_remove);
   g_clear_handle_id (&self->sigint_id, g_source_remove);
-  if (self->tray_host != NULL)
-    g_signal_handlers_disconnect_by_data (self->tray_host, self);
-  g_clear_object (&self->tray_host);
   if (self->notifier != NULL)
-    lwn_notifier_withdraw_all (self->notifier);
+    {
+      lwn_notifier_withdraw_all (self->notifier);
+      /* Its button would show a window that has gone with the process. */
+      lwn_notifier_withdraw_notice (self->notifier);
+    }
   /* "Start at login" clicked just before quitting is written before the
    * process goes, or it would be lost with the worker that writes it. */
   if (self->autostart != NULL && !lwn_autostart_switch_flush (self->autostart, AUTOSTART_FLUSH_MS))

@@ -7,8 +7,8 @@
 
 #include "lwn-desktop.h"
 
-/* GNOME Shell's popup menu items are 36 px tall and its separators 13 px;
- * the top bar and the menu's frame take about 50 px more. */
+/* GNOME Shell 43's popup menu items are 36 px tall and its separators 13 px;
+ * the top bar (32 px), the menu's frame and a margin take 64 px more. */
 #define GNOME_ROW 36
 #define GNOME_SEPARATOR 13
 #define GNOME_RESERVE 64
