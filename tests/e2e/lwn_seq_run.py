@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""One sequence of tests/test-sequences.py against one world: it draws (or replays) the steps,
+"""One sequence of tests/e2e/test-sequences.py against one world: it draws (or replays) the steps,
 feeds the model with what the feed server answered, and after every step checks what must
 hold whatever happened before: the applet is alive and logged no critical, the menu and an
 open window show every unread headline unread, no headline is announced twice (across
@@ -17,7 +17,7 @@ from gi.repository import GLib
 
 # How long the applet's main loop may keep a dbusmenu GetLayout waiting, not counting the
 # transit through the bus nor the time the processes on the way waited for a CPU
-# (tests/lwn_seq_probe.py says how and why): 50 ms in a normal build. Measured on this
+# (tests/e2e/lwn_seq_probe.py says how and why): 50 ms in a normal build. Measured on this
 # two-core machine, loaded by other builds and test suites (load average 1-10): an idle
 # applet answers in 2-3 ms, and round trips of 100-600 ms under load came down to a few
 # milliseconds once the CPU waits were taken out. Opening the first window of a run keeps
