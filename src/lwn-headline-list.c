@@ -714,7 +714,8 @@ lwn_headline_list_init (LwnHeadlineList *self)
  * @headlines: (nullable): the #LwnHeadline items to show, or %NULL for none
  *
  * Shows @headlines and follows their changes; the first rows are made at
- * once, so that the list's first frame has them.
+ * once, so that the list's first frame has them. A new model keeps the rows
+ * of the headlines it shares with the one before; %NULL removes every row.
  */
 void
 lwn_headline_list_set_model (LwnHeadlineList *self,
@@ -736,10 +737,19 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
     }
   else
     {
-      /* The rows stay until the list goes; they only stop following. */
-      g_ptr_array_set_size (self->rows, 0);
+      /* The rows go with the headlines they showed, so that the next model
+       * starts from an empty list rather than beside rows nobody follows. */
+      g_autoptr (GPtrArray) rows = g_steal_pointer (&self->rows);
+
+      self->rows = g_ptr_array_new ();
       self->reach = 0;
+      self->to_end = FALSE;
       find_matches (self);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          if (g_ptr_array_index (rows, i) != NULL)
+            gtk_widget_destroy (g_ptr_array_index (rows, i));
+        }
     }
 }
 
