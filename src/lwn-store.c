@@ -4,11 +4,7 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
-
-#include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "lwn-store-cache.h"
 #include "lwn-store-private.h"
