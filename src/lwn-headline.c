@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnHeadline: an immutable feed item plus its "unread" mark and whether a reminder is set for it, which views
- * watch with notify::unread and notify::reminder. */
+/* LwnHeadline pairs an immutable feed item with the item's "unread" mark and with whether a reminder is set
+ * for the item. Views watch both with notify::unread and notify::reminder. */
 
 #include "config.h"
 
@@ -171,7 +171,8 @@ lwn_headline_get_unread (LwnHeadline *self)
  * @self: a #LwnHeadline
  * @unread: the new state
  *
- * For the reading model: notifies #LwnHeadline:unread on a change.
+ * Only the reading model calls this. It notifies #LwnHeadline:unread when
+ * the state changes.
  */
 void
 lwn_headline_set_unread (LwnHeadline *self,
@@ -200,7 +201,8 @@ lwn_headline_get_reminder (LwnHeadline *self)
  * @self: a #LwnHeadline
  * @reminder: the new state
  *
- * For the reading model: notifies #LwnHeadline:reminder on a change.
+ * Only the reading model calls this. It notifies #LwnHeadline:reminder when
+ * the state changes.
  */
 void
 lwn_headline_set_reminder (LwnHeadline *self,
