@@ -345,8 +345,9 @@ lwn_feed_builder_add_item (LwnFeedBuilder *builder,
   g_ptr_array_add (builder->drafts, kept);
 }
 
-/* Resolves the item's link against its own base, else the site link, else
- * the document URL, and works out the launchable URL from it. */
+/* Resolves the item's link against the item's own base, or else against the
+ * site link, or else against the document URL, and works out the launchable
+ * URL from the result. */
 static void
 resolve_link (LwnFeedBuilder *builder,
               const LwnItemDraft *draft,

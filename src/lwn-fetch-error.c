@@ -39,7 +39,7 @@ static const struct
 };
 /* clang-format on */
 
-/* Sets @error for a completed exchange whose @status is no usable answer. */
+/* Sets @error for a completed exchange when @status is not a usable answer. */
 void
 lwn_fetch_error_set_from_status (GError **error,
                                  guint status)

@@ -238,8 +238,8 @@ perform_transfer (CURL *curl,
 }
 
 /* GIO's built-in fallback, used when no proxy module (glib-networking) is
- * installed, answers "direct://" without looking at any setting: with it,
- * libcurl's own reading of the *_proxy variables stays in charge. */
+ * installed, answers "direct://" without looking at any setting. With that
+ * fallback, libcurl's own reading of the *_proxy variables stays in charge. */
 static gboolean
 proxy_resolver_is_fallback (GProxyResolver *resolver)
 {

@@ -324,10 +324,10 @@ is_well_formed (const char *markup)
          && g_markup_parse_context_end_parse (context, NULL);
 }
 
-/* Splits the summary into blocks: the running text, and each block quote by
- * its depth, without its line markers. Returns FALSE if a block is not
- * markup of its own, which lwn_text_markup_from_html() rules out by closing
- * every tag before a line break. */
+/* Splits the summary into blocks: the running text, and each block quote
+ * with its depth but without the quote's line markers. It returns FALSE if a
+ * block is not well-formed markup on its own; lwn_text_markup_from_html()
+ * rules that out by closing every tag before a line break. */
 static gboolean
 split_summary (const char *summary,
                GArray *blocks)

@@ -265,7 +265,7 @@ lwn_headline_is_free_later (LwnHeadline *self,
  * @when: a moment in the past
  * @now: the present
  *
- * How long ago @when was, the way a person says it: "just now", "5 minutes
+ * Says how long ago @when was, the way a person says it: "just now", "5 minutes
  * ago", "3 hours ago", "yesterday", "4 days ago", and after a week the
  * date itself ("12 July 2023"). A @when in the future (a clock off by a
  * little) counts as "just now".
@@ -305,10 +305,10 @@ lwn_format_age (GDateTime *when,
  * @subscriber: whether the person subscribes to LWN, and so reads every
  *   article at once
  *
- * The line shown under a headline's title: its age, its author and, for
- * LWN's subscriber-only articles still within their first week, the day
- * they become free, e.g. "3 hours ago · Jonathan Corbet · Subscribers only
- * — free on 13 July". A subscriber is told nothing about access.
+ * Makes the line shown under a headline's title: the headline's age, its
+ * author and, for LWN's subscriber-only articles still within their first
+ * week, the day they become free, e.g. "3 hours ago · Jonathan Corbet ·
+ * Subscribers only — free on 13 July". A subscriber is told nothing about access.
  *
  * Returns: (transfer full): the details; "" when nothing is known
  */

@@ -8,7 +8,7 @@
 
 #include "lwn-tray-host.h"
 
-/* How long a tray host may take to appear, or to come back after it left,
+/* A tray host may take this long to appear, or to come back after it left,
  * before the person is told there is none. Plasma's registry restarts in
  * about 2 s. */
 #define GRACE_SECONDS 5

@@ -60,8 +60,8 @@ parse_reference (const char *base,
    * (https://www.rfc-editor.org/rfc/rfc3986#section-3.3), and GLib 2.74's
    * g_uri_to_string() refuses such a path with a critical. The WHATWG URL
    * standard (https://url.spec.whatwg.org/#url-serializing) and GLib 2.84
-   * keep "/." in front of the path instead, which keeps its meaning; this
-   * does the same whichever GLib runs. */
+   * keep "/." in front of the path instead, which keeps the path's meaning.
+   * This code does the same, whichever GLib version runs. */
   if (uri != NULL && g_uri_get_host (uri) == NULL && g_str_has_prefix (g_uri_get_path (uri), "//"))
     {
       g_autofree char *path = g_strconcat ("/.", g_uri_get_path (uri), NULL);
