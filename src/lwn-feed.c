@@ -348,9 +348,9 @@ lwn_feed_item_get_search_text (LwnFeedItem *item)
  * lwn_feed_prepare_display:
  * @feed: a feed that no other thread uses yet
  *
- * Computes the text every view shows or searches of each item, so that the
- * main thread never converts HTML nor folds text. Call it in the worker that built @feed, before the
- * feed is handed over.
+ * Computes, for each item, the text that every view shows or searches, so
+ * that the main thread never converts HTML nor folds text. Call it in the
+ * worker that built @feed, before the feed is handed over.
  */
 void
 lwn_feed_prepare_display (LwnFeed *feed)

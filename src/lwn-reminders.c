@@ -67,7 +67,7 @@ dup_short_title (const char *title)
  *   without control characters
  * @title: its title, in plain text; shortened to %LWN_REMINDER_MAX_TITLE_CHARS
  *   characters, and made valid UTF-8
- * @url: the full-article URL to open once it is free: http(s), at most
+ * @url: the full-article URL to open once the article is free: http(s), at most
  *   %LWN_REMINDER_MAX_URL_BYTES
  * @free_on: when the article becomes free to read
  *
