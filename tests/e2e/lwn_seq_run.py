@@ -163,8 +163,12 @@ class Run:
         """Hands the model the answers it has not seen. A request the test did not cause
         is a failure: with a half-hour interval the applet only asks when told to."""
         records = self.world.server.log()
+        moved = False
         for number in range(self.consumed, len(records)):
             record = records[number]
+            # The applet saves the new address of a feed that moved for good, in the
+            # same save as the answer from there: with the state folder locked, it fails.
+            moved = moved or record["status"] == 301
             if record["status"] in (301, 302) or record["mode"] == "stall":
                 continue
             if cursor is None or number < cursor:
@@ -176,6 +180,9 @@ class Run:
                     "a request for feed %s while feed %s is shown: %r" % (record["feed"], self.model.current, record)
                 )
             self.apply(record, manual)
+            if moved:
+                self.model.save()
+                moved = False
         self.consumed = len(records)
 
     def apply(self, record, manual):
