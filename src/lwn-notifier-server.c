@@ -3,8 +3,8 @@
  * the name (watched here, on the main thread), what it takes (asked once per server that answers),
  * whether it still answers, and showing and closing notifications. What libnotify does for these
  * runs on the notification thread (lwn-notifier-thread.c), whose answers come back here as copies.
- * This file calls only the notification thread; it reports to the notifier through the callback the
- * notifier gave it. */
+ * This file calls only the notification thread and lwn-text.c; it reports to the notifier through
+ * the callback that the notifier gave it. */
 
 #include "config.h"
 
@@ -288,13 +288,6 @@ gboolean
 lwn_notify_server_is_ready (LwnNotifyServer *self)
 {
   return self->caps_known && self->unanswered_at == 0;
-}
-
-/* Whether the server shows buttons: a notification without one gets no action label. */
-gboolean
-lwn_notify_server_has_actions (LwnNotifyServer *self)
-{
-  return self->actions;
 }
 
 /**

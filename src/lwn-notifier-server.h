@@ -38,7 +38,6 @@ LwnNotifyServer *lwn_notify_server_new                (GDBusConnection     *bus,
                                                        gpointer             user_data);
 void             lwn_notify_server_free               (LwnNotifyServer     *self);
 gboolean         lwn_notify_server_is_ready           (LwnNotifyServer     *self);
-gboolean         lwn_notify_server_has_actions        (LwnNotifyServer     *self);
 guint            lwn_notify_server_count_sendable     (LwnNotifyServer     *self,
                                                        gboolean             sending);
 void             lwn_notify_server_show               (LwnNotifyServer     *self,
