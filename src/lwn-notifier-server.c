@@ -112,10 +112,12 @@ shown (LwnNotifyServer *self,
 
   g_debug ("A notification waits for a server that answers: %s", error->message);
   /* A server that holds its name and no longer answers would hold the notification thread for
-   * every notification sent to it. */
-  if (same_server && self->unanswered_at == 0)
+   * every notification sent to it. The retry interval counts from its latest silence, so that a
+   * retry it leaves unanswered too is not followed by another at once. */
+  if (same_server)
     {
-      g_message ("The notification server did not answer, so new headlines wait until it does: %s", error->message);
+      if (self->unanswered_at == 0)
+        g_message ("The notification server did not answer, so new headlines wait until it does: %s", error->message);
       self->unanswered_at = g_get_monotonic_time ();
     }
   report (self, LWN_NOTIFY_SERVER_NOT_SHOWN, result);
