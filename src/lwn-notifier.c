@@ -204,12 +204,12 @@ drop_note (LwnNotifier *self,
 #define CLOSE 0x100 /* with LWN_NOTE_GONE: the server closes the notification first */
 static const guint note_table[LWN_NOTE_GONE][LWN_NOTE_EVENT_FORGET + 1] = {
   /* clang-format off */
-  [LWN_NOTE_WAITING] =           { LWN_NOTE_WAITING,          LWN_NOTE_SENDING, NONE,                       NONE,             NONE,            NONE,          LWN_NOTE_WAITING,           NONE,          LWN_NOTE_GONE,              LWN_NOTE_GONE },
-  [LWN_NOTE_SENDING] =           { LWN_NOTE_SENDING_CHANGED,  NONE,             LWN_NOTE_SHOWN,             LWN_NOTE_GONE,    LWN_NOTE_WAITING, LWN_NOTE_GONE, LWN_NOTE_SENDING,           NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
-  [LWN_NOTE_SENDING_CHANGED] =   { LWN_NOTE_SENDING_CHANGED,  NONE,             LWN_NOTE_SHOWN_CHANGED,     LWN_NOTE_WAITING, LWN_NOTE_WAITING, LWN_NOTE_GONE, LWN_NOTE_SENDING_CHANGED,   NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
-  [LWN_NOTE_SENDING_WITHDRAWN] = { LWN_NOTE_SENDING_CHANGED,  NONE,             LWN_NOTE_GONE | CLOSE,      LWN_NOTE_GONE,    LWN_NOTE_GONE,   LWN_NOTE_GONE, LWN_NOTE_SENDING_WITHDRAWN, NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
-  [LWN_NOTE_SHOWN] =             { LWN_NOTE_SHOWN_CHANGED,    NONE,             NONE,                       NONE,             NONE,            NONE,          LWN_NOTE_GONE,              LWN_NOTE_GONE, LWN_NOTE_GONE | CLOSE,      LWN_NOTE_GONE },
-  [LWN_NOTE_SHOWN_CHANGED] =     { LWN_NOTE_SHOWN_CHANGED,    LWN_NOTE_SENDING, NONE,                       NONE,             NONE,            NONE,          LWN_NOTE_WAITING,           LWN_NOTE_GONE, LWN_NOTE_GONE | CLOSE,      LWN_NOTE_GONE },
+  [LWN_NOTE_WAITING] =           { LWN_NOTE_WAITING,         LWN_NOTE_SENDING, NONE,                   NONE,             NONE,             NONE,          LWN_NOTE_WAITING,           NONE,          LWN_NOTE_GONE,              LWN_NOTE_GONE },
+  [LWN_NOTE_SENDING] =           { LWN_NOTE_SENDING_CHANGED, NONE,             LWN_NOTE_SHOWN,         LWN_NOTE_GONE,    LWN_NOTE_WAITING, LWN_NOTE_GONE, LWN_NOTE_SENDING,           NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
+  [LWN_NOTE_SENDING_CHANGED] =   { LWN_NOTE_SENDING_CHANGED, NONE,             LWN_NOTE_SHOWN_CHANGED, LWN_NOTE_WAITING, LWN_NOTE_WAITING, LWN_NOTE_GONE, LWN_NOTE_SENDING_CHANGED,   NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
+  [LWN_NOTE_SENDING_WITHDRAWN] = { LWN_NOTE_SENDING_CHANGED, NONE,             LWN_NOTE_GONE | CLOSE,  LWN_NOTE_GONE,    LWN_NOTE_GONE,    LWN_NOTE_GONE, LWN_NOTE_SENDING_WITHDRAWN, NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
+  [LWN_NOTE_SHOWN] =             { LWN_NOTE_SHOWN_CHANGED,   NONE,             NONE,                   NONE,             NONE,             NONE,          LWN_NOTE_GONE,              LWN_NOTE_GONE, LWN_NOTE_GONE | CLOSE,      LWN_NOTE_GONE },
+  [LWN_NOTE_SHOWN_CHANGED] =     { LWN_NOTE_SHOWN_CHANGED,   LWN_NOTE_SENDING, NONE,                   NONE,             NONE,             NONE,          LWN_NOTE_WAITING,           LWN_NOTE_GONE, LWN_NOTE_GONE | CLOSE,      LWN_NOTE_GONE },
   /* clang-format on */
 };
 
