@@ -128,12 +128,12 @@ fresh_state
 server "control?mode=same&hold=0"
 DBUS_SYSTEM_BUS_ADDRESS=$system_bus GIO_USE_NETWORK_MONITOR=networkmanager \
   start_applet lwn-tray-nm "$lwn_tray" --feed-url "$feed_url" --interval 3600
-probe lwn-tray-nm-hangs nm-hangs=idle:10
+probe lwn-tray-nm idle=idle:10
 stop_applet
 
 echo "H: lwn-tray, $runs first runs while the notification server never answers"
 notifications_pid=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-  --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.Notifications | tr -dc '0-9')
+  --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.Notifications | sed -n 's/.*uint32 \([0-9]*\).*/\1/p')
 kill -TERM "$notifications_pid"
 wait_for 10 "the mock notification daemon to go" bus_lacks_name org.freedesktop.Notifications
 "$python" -c "$hanging_owner" "$DBUS_SESSION_BUS_ADDRESS" org.freedesktop.Notifications >"$tmp/hanging-notifications.log" 2>&1 &
@@ -143,7 +143,7 @@ for ((i = 0; i < runs; i++)); do
   fresh_state
   server "control?mode=fresh&hold=1"
   start_applet lwn-tray-hung "$lwn_tray" --feed-url "$feed_url" --interval 3600
-  probe lwn-tray-notify-hangs idle=idle:1 announce-20-hung=release:2.5
+  probe lwn-tray-hung idle=idle:1 announce-20-hung=release:2.5
   stop_applet
 done
 
