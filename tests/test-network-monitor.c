@@ -8,7 +8,8 @@
 /* A monitor that sets up a source on the thread-default main context, as
  * GLib's netlink monitor does, and then fails, as GLib's NetworkManager
  * monitor (built on the netlink one) does where NetworkManager is not
- * running. It remembers the thread that let it go. */
+ * running. The cancelled-request test makes it succeed late instead
+ * (succeed_once_cancelled). It remembers the thread that let it go. */
 #define TEST_TYPE_FAILING_MONITOR (test_failing_monitor_get_type ())
 G_DECLARE_FINAL_TYPE (TestFailingMonitor, test_failing_monitor, TEST, FAILING_MONITOR, GObject)
 
@@ -22,9 +23,9 @@ struct _TestFailingMonitor
 static GMutex finalized_lock;
 static GThread *finalized_on;
 static guint source_ran;
-/* When set, the monitor fails nothing: it waits until its request is
- * cancelled and then succeeds all the same, as a slow NetworkManager
- * monitor does when it gets its answer just after a cancel. */
+/* When this is set, the monitor does not fail: it waits until its request
+ * is cancelled and then succeeds all the same, as a slow NetworkManager
+ * monitor does when its answer comes just after a cancel. */
 static gboolean succeed_once_cancelled;
 
 enum
