@@ -29,10 +29,10 @@
 #      feeds of 50 items with 60 KB descriptions; N clicks on them.
 #   N  lwn-tray while a NetworkManager that owns its name on a private system bus never
 #      answers (GIO_USE_NETWORK_MONITOR=networkmanager): idle for 10 s, well within the
-#      25 s GLib's monitor waits. tests/test-gui.py checks only that the menu answers then.
+#      25 s GLib's monitor waits. tests/e2e/test-gui.py checks only that the menu answers then.
 #   H  lwn-tray while the notification server keeps its name but never answers (the
 #      dbusmock daemon replaced): 20 new items announced, as in A.
-#      tests/test-reading.py checks only that the menu answers then.
+#      tests/e2e/test-reading.py checks only that the menu answers then.
 set -euo pipefail
 
 bench_name=bench-stall.sh

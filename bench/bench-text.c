@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Times lwn_text_from_html() and lwn_text_markup_from_html() on the 1 MB descriptions of tests/test-text.c. */
+/* Times lwn_text_from_html() and lwn_text_markup_from_html() on the 1 MB descriptions of tests/unit/test-text.c. */
 
 #include "config.h"
 

@@ -79,7 +79,7 @@ for n in 1000 8000 10000; do
   echo
 done
 
-# tests/test-text.c renders these descriptions too, but only logs its time there: a
+# tests/unit/test-text.c renders these descriptions too, but only logs its time there: a
 # sanitizer or a busy machine slows it many times over (6.2 s under ASan on a loaded one).
 "$bench_text" --write "$tmp/description.html"
 echo "1 MB descriptions ($(( $(stat -c %s "$tmp/description.html") / 1024 )) KiB of HTML), lwn-tray's renderer in process:"

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "lwn-preferences-window.h"
+#include "lwn-window-accessible.h"
 #include "lwn-url.h"
 
 #define CUSTOM_FEED_ID "custom"
@@ -563,6 +564,7 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   object_class->set_property = lwn_preferences_window_set_property;
   object_class->dispose = lwn_preferences_window_dispose;
   object_class->finalize = lwn_preferences_window_finalize;
+  gtk_widget_class_set_accessible_type (widget_class, LWN_TYPE_WINDOW_ACCESSIBLE);
 
   /**
    * LwnPreferencesWindow:settings:

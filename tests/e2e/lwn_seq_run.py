@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""One sequence of tests/test-sequences.py against one world: it draws (or replays) the steps,
+"""One sequence of tests/e2e/test-sequences.py against one world: it draws (or replays) the steps,
 feeds the model with what the feed server answered, and after every step checks what must
 hold whatever happened before: the applet is alive and logged no critical, the menu and an
 open window show every unread headline unread, no headline is announced twice (across
@@ -17,7 +17,7 @@ from gi.repository import GLib
 
 # The menu must answer: a main loop that kept a dbusmenu GetLayout waiting longer than this,
 # not counting the transit through the bus nor the time the processes on the way waited for
-# a CPU (tests/lwn_seq_probe.py says how and why), is held, not slow. How quickly the menu
+# a CPU (tests/e2e/lwn_seq_probe.py says how and why), is held, not slow. How quickly the menu
 # answers is measured by bench/bench-stall.sh (refreshes, clicks, announcements) and
 # bench/bench-window.sh (a first window), each next to a minimal GTK3 + AppIndicator
 # program; this test logs its slowest answer per step ("menu N ms") and per run, and never
