@@ -27,6 +27,12 @@
 #      changed 15-item feeds; N changed 1,000-item feeds; N feeds of 20 new items.
 #   C  lwn-tray --interval 1, max-items=50 (GSETTINGS_BACKEND=keyfile): idle; N changed
 #      feeds of 50 items with 60 KB descriptions; N clicks on them.
+#   N  lwn-tray while a NetworkManager that owns its name on a private system bus never
+#      answers (GIO_USE_NETWORK_MONITOR=networkmanager): idle for 10 s, well within the
+#      25 s GLib's monitor waits. tests/e2e/test-gui.py checks only that the menu answers then.
+#   H  lwn-tray while the notification server keeps its name but never answers (the
+#      dbusmock daemon replaced): 20 new items announced, as in A.
+#      tests/e2e/test-reading.py checks only that the menu answers then.
 set -euo pipefail
 
 bench_name=bench-stall.sh
@@ -93,6 +99,53 @@ wait_for 30 "the first answer" served_more_than long-200 "$before"
 sleep 2
 probe lwn-tray-50 idle=idle:5 changed-long=refresh:long:long-200 click-long=click
 stop_applet
+
+# Owns a name on the bus given and never reads a message, so that no call to it is
+# answered: a service that hangs.
+hanging_owner='
+import signal, sys
+import dbus.bus
+bus = dbus.bus.BusConnection(sys.argv[1])
+bus.request_name(sys.argv[2], dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+signal.pause()
+'
+system_bus_has_name() {
+  DBUS_SESSION_BUS_ADDRESS=$system_bus bus_has_name "$1"
+}
+bus_lacks_name() {
+  ! bus_has_name "$1"
+}
+
+echo "N: lwn-tray while NetworkManager never answers"
+dbus-daemon --session --nofork --print-address=3 3>"$tmp/system-bus" >"$tmp/system-bus.log" 2>&1 &
+pids+=($!)
+wait_for 10 "the system bus" file_has "$tmp/system-bus"
+system_bus=$(head -n 1 "$tmp/system-bus")
+"$python" -c "$hanging_owner" "$system_bus" org.freedesktop.NetworkManager >"$tmp/hanging-nm.log" 2>&1 &
+pids+=($!)
+wait_for 10 "the hanging NetworkManager" system_bus_has_name org.freedesktop.NetworkManager
+fresh_state
+server "control?mode=same&hold=0"
+DBUS_SYSTEM_BUS_ADDRESS=$system_bus GIO_USE_NETWORK_MONITOR=networkmanager \
+  start_applet lwn-tray-nm "$lwn_tray" --feed-url "$feed_url" --interval 3600
+probe lwn-tray-nm idle=idle:10
+stop_applet
+
+echo "H: lwn-tray, $runs first runs while the notification server never answers"
+notifications_pid=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+  --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.Notifications | sed -n 's/.*uint32 \([0-9]*\).*/\1/p')
+kill -TERM "$notifications_pid"
+wait_for 10 "the mock notification daemon to go" bus_lacks_name org.freedesktop.Notifications
+"$python" -c "$hanging_owner" "$DBUS_SESSION_BUS_ADDRESS" org.freedesktop.Notifications >"$tmp/hanging-notifications.log" 2>&1 &
+pids+=($!)
+wait_for 10 "the hanging notification server" bus_has_name org.freedesktop.Notifications
+for ((i = 0; i < runs; i++)); do
+  fresh_state
+  server "control?mode=fresh&hold=1"
+  start_applet lwn-tray-hung "$lwn_tray" --feed-url "$feed_url" --interval 3600
+  probe lwn-tray-hung idle=idle:1 announce-20-hung=release:2.5
+  stop_applet
+done
 
 bench_footer
 "$python" bench/stall_probe.py report --samples "$tmp/samples"

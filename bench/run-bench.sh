@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Prints lwn_feed_parse() times for LWN-style feeds of 1,000, 8,000 and 10,000 items next to xmllint's, and lwn-tray's peak RSS.
+# Prints lwn_feed_parse() times for LWN-style feeds of 1,000, 8,000 and 10,000 items next to xmllint's, lwn-tray's peak RSS,
+# and the HTML rendering of 1 MB descriptions next to xmllint --html.
 #
 # Usage, from the top of the source tree: bench/run-bench.sh [BUILD_DIR]   (default: build)
 # RUNS=N sets how many runs each median is taken over (default 11).
@@ -17,11 +18,12 @@ fi
 if [ ! -d "$builddir" ]; then
   meson setup "$builddir" >/dev/null
 fi
-meson compile -C "$builddir" bench-parse >/dev/null
+meson compile -C "$builddir" bench-parse bench-text >/dev/null
 # The program is measured too when it builds; the benchmark goes on without it.
 meson compile -C "$builddir" lwn-tray >/dev/null 2>&1 || true
 
 bench_parse=$builddir/bench/bench-parse
+bench_text=$builddir/bench/bench-text
 lwn_tray=$builddir/src/lwn-tray
 
 tmp=$(mktemp -d)
@@ -76,3 +78,10 @@ for n in 1000 8000 10000; do
   fi
   echo
 done
+
+# tests/unit/test-text.c renders these descriptions too, but only logs its time there: a
+# sanitizer or a busy machine slows it many times over (6.2 s under ASan on a loaded one).
+"$bench_text" --write "$tmp/description.html"
+echo "1 MB descriptions ($(( $(stat -c %s "$tmp/description.html") / 1024 )) KiB of HTML), lwn-tray's renderer in process:"
+"$bench_text" --runs "$runs" | sed 's/^/  /'
+echo "  xmllint --html --noout, whole process:       $(median_ms xmllint --html --noout "$tmp/description.html") ms"

@@ -120,6 +120,11 @@ lwn_network_monitor_new_async (GCancellable *cancellable,
   g_task_set_source_tag (task, &new_source_tag);
   g_task_set_name (task, "[lwn-tray] network monitor");
   g_task_set_task_data (task, dup_implementations (), (GDestroyNotify) g_array_unref);
+  /* A monitor made after a cancel must come out of the task in _finish, on
+   * the caller's thread. GTask would otherwise keep it as an unread result
+   * and free it with the task, which may happen on the worker thread when
+   * the worker drops its reference after the callback has run. */
+  g_task_set_check_cancellable (task, FALSE);
   g_task_run_in_thread (task, new_thread);
 }
 
@@ -130,15 +135,21 @@ lwn_network_monitor_new_async (GCancellable *cancellable,
  *
  * Returns: (transfer full): the monitor, or %NULL with @error set when none
  *   of the implementations could be made (%G_IO_ERROR_NOT_SUPPORTED) or the
- *   operation was cancelled
+ *   operation was cancelled. A monitor made although the operation was
+ *   cancelled is released here, on the caller's thread.
  */
 GNetworkMonitor *
 lwn_network_monitor_new_finish (GAsyncResult *result,
                                 GError **error)
 {
+  GNetworkMonitor *monitor;
+
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &new_source_tag, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return g_task_propagate_pointer (G_TASK (result), error);
+  monitor = g_task_propagate_pointer (G_TASK (result), error);
+  if (monitor != NULL && g_cancellable_set_error_if_cancelled (g_task_get_cancellable (G_TASK (result)), error))
+    g_clear_object (&monitor);
+  return monitor;
 }

@@ -132,12 +132,24 @@ skip_comment (const char *p)
   return p + strlen (p);
 }
 
-/* Appends @html without its comments, doctypes and the "bogus comments"
- * browsers make of "<!x", "<?x" and "</ x" up to the next '>'
+/* Whether "<!" at @p opens a declaration as SGML reads one: a comment
+ * ("<!--"), a doctype or other named declaration ("<!DOCTYPE", "<!ENTITY"),
+ * a marked section ("<![CDATA[") or the empty "<!>". Feed readers follow
+ * SGML here rather than HTML5, which makes a bogus comment of any "<!":
+ * feedparser keeps the "<!'" of "<!' <a href=x>" as text
+ * (its well-formed tests item_description_not_a_doctype and …doctype2). */
+static gboolean
+is_declaration (const char *p)
+{
+  return g_ascii_isalpha (p[2]) || p[2] == '[' || p[2] == '>' || (p[2] == '-' && p[3] == '-');
+}
+
+/* Appends @html without its comments, declarations and the "bogus
+ * comments" browsers make of "<?x" and "</ x" up to the next '>'
  * (https://html.spec.whatwg.org/multipage/parsing.html#bogus-comment-state).
- * libxml2 2.9 shows some of those as text and drops others' first
- * characters, so that "<!' <a href=x>" became "!'" where a browser shows
- * nothing at all. */
+ * A "<!" that opens no declaration is text, and its '<' goes out as
+ * "&lt;": libxml2 2.9 would otherwise drop the '<', so that
+ * "<!' <a href=x>" became "!'". */
 static void
 append_without_comments (GString *out,
                          const char *html)
@@ -168,6 +180,11 @@ append_without_comments (GString *out,
         }
       else if (g_str_has_prefix (p, "<!--"))
         end = skip_comment (p);
+      else if (p[1] == '!' && !is_declaration (p))
+        {
+          g_string_append (out, "&lt;");
+          end = p + 1;
+        }
       else if (p[1] == '!' || p[1] == '?' || (p[1] == '/' && p[2] != '\0'))
         {
           end = strchr (p, '>');

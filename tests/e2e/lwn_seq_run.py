@@ -4,7 +4,7 @@ feeds the model with what the feed server answered, and after every step checks 
 hold whatever happened before: the applet is alive and logged no critical, the menu and an
 open window show every unread headline unread, no headline is announced twice (across
 restarts too), every opened URL is the article of what was clicked, and the menu answers
-within MENU_LIMIT_MS."""
+within ANSWER_TIMEOUT_MS."""
 
 import random
 import subprocess
@@ -15,23 +15,16 @@ import lwn_seq_model as seqmodel
 import lwn_seq_steps as seqsteps
 from gi.repository import GLib
 
-# How long the applet's main loop may keep a dbusmenu GetLayout waiting, not counting the
-# transit through the bus nor the time the processes on the way waited for a CPU
-# (tests/e2e/lwn_seq_probe.py says how and why): 50 ms in a normal build. Measured on this
-# two-core machine, loaded by other builds and test suites (load average 1-10): an idle
-# applet answers in 2-3 ms, and round trips of 100-600 ms under load came down to a few
-# milliseconds once the CPU waits were taken out. Opening the first window of a run keeps
-# the main thread on a CPU for 44-51 ms in the normal build, which answers in 35-75 ms, and
-# in 113-280 ms under ASan + UBSan, about three times slower; so with the sanitizers the
-# limit is three times as long, as meson's asan setup multiplies the tests' timeouts by
-# three. The normal pass holds the applet to the real limit.
-MENU_LIMIT_MS = 50
-# Except while a run opens its first window: that costs any GTK 3 program its fonts, theme
-# and icons, 37-53 ms in the minimal GTK3 + AppIndicator program opening its own first
-# window in bench/bench-window.sh, the same as lwn-tray's there. The allowance is that
-# reference with room for a loaded machine, never the test's only look at it: the
-# benchmark prints both side by side, and every later window keeps MENU_LIMIT_MS.
-FIRST_WINDOW_LIMIT_MS = 100
+# The menu must answer: a main loop that kept a dbusmenu GetLayout waiting longer than this,
+# not counting the transit through the bus nor the time the processes on the way waited for
+# a CPU (tests/e2e/lwn_seq_probe.py says how and why), is held, not slow. How quickly the menu
+# answers is measured by bench/bench-stall.sh (refreshes, clicks, announcements) and
+# bench/bench-window.sh (a first window), each next to a minimal GTK3 + AppIndicator
+# program; this test logs its slowest answer per step ("menu N ms") and per run, and never
+# holds a loaded machine to a latency. An idle applet answers in 2-3 ms; opening the first
+# window of a run keeps the main thread busy 44-51 ms, 113-280 ms under ASan + UBSan.
+# Under the sanitizers, three times as long: still within the probe's 10 s call timeout.
+ANSWER_TIMEOUT_MS = 3000
 SANITIZER_SLOWDOWN = 3
 TIMEOUT = e2e.TIMEOUT
 KNOWN_MESSAGES = ("New headlines cannot be recorded", "LWN.net Headlines runs without a panel icon")
@@ -64,8 +57,6 @@ class Run:
         self.worst_latency = None
         self.step_latency = None
         self.slowdown = SANITIZER_SLOWDOWN if world.sanitized else 1
-        self.menu_limit = MENU_LIMIT_MS * self.slowdown
-        self.windowed_run = None  # the last run that opened a window
 
     # The sequence ---------------------------------------------------------
 
@@ -449,19 +440,15 @@ class Run:
         if worst is not None and (self.worst_latency is None or worst["answer_ms"] > self.worst_latency["answer_ms"]):
             self.worst_latency = dict(worst, step=len(self.done))
         self.step_latency = worst
-        limit = self.menu_limit
-        step = self.done[-1][1] if self.done else {}
-        if step.get("do") in ("open-headlines", "open-preferences") and self.windowed_run != self.world.runs:
-            self.windowed_run = self.world.runs
-            limit = FIRST_WINDOW_LIMIT_MS * self.slowdown
+        limit = ANSWER_TIMEOUT_MS * self.slowdown
         if worst is not None and worst["answer_ms"] > limit:
             raise Failure(
-                "the menu kept GetLayout waiting %.0f ms (limit %d ms%s): a round trip of %.0f ms, of which %.0f ms "
-                "on the bus (GetId to the bus at the same moment) and %.0f ms that the applet or a process it waits "
-                "for waited for a CPU; the tray host answered in %s ms; the machine ran %s times slower than at its "
-                "best" % (worst["answer_ms"], limit, " with the sanitizers" if self.world.sanitized else "",
-                          worst["round_trip_ms"], worst["bus_ms"], worst["run_queue_ms"], worst["tray_host_ms"],
-                          worst.get("machine_slowdown"))
+                "the menu kept GetLayout waiting %.0f ms (it must answer within %d ms%s): a round trip of %.0f ms, "
+                "of which %.0f ms on the bus (GetId to the bus at the same moment) and %.0f ms that the applet or a "
+                "process it waits for waited for a CPU; the tray host answered in %s ms; the machine ran %s times "
+                "slower than at its best" % (worst["answer_ms"], limit, " with the sanitizers" if self.world.sanitized else "",
+                                             worst["round_trip_ms"], worst["bus_ms"], worst["run_queue_ms"],
+                                             worst["tray_host_ms"], worst.get("machine_slowdown"))
             )
 
     # The disk -------------------------------------------------------------

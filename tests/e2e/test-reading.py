@@ -16,6 +16,9 @@ from gi.repository import Gio, GLib
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
 BULLET = e2e.BULLET
 SETTLE = 1.0
+# A main thread held by a hung server would not answer for libnotify's 25 s;
+# an answer within this many seconds means it was not held.
+ANSWER_TIMEOUT = 5.0
 
 
 def current(number, title=None):
@@ -294,7 +297,7 @@ class HungNotificationServer:
 
 def test_hung_notification_server(s):
     """A notification server that never answers: new headlines still reach the menu,
-    the menu answers at once during the announcement, and clicks work."""
+    the menu answers during the announcement, and clicks work."""
     hung = HungNotificationServer(s.bus.address)
     try:
         first = [current(942000)]
@@ -303,15 +306,9 @@ def test_hung_notification_server(s):
         s.server.set_items(fresh)
         wait_headlines(menu, fresh)
 
-        slowest = 0.0
-        deadline = time.monotonic() + 3
-        while time.monotonic() < deadline:
-            started = time.monotonic()
-            menu.layout()
-            slowest = max(slowest, time.monotonic() - started)
-            time.sleep(0.05)
-        print("# slowest menu answer with a hung notification server: %.0f ms" % (slowest * 1000))
-        assert slowest < 1.0, slowest
+        # A main thread held by the Notify call would not answer for libnotify's
+        # 25 s; how quickly the menu answers is a figure for bench/bench-stall.sh.
+        menu.answers_while(3, ANSWER_TIMEOUT, "while the notification server hung")
         assert hung.invocations, "nothing was asked of the notification server"
 
         menu.click(BULLET + fresh[0]["title"])

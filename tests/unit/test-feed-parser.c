@@ -10,6 +10,7 @@
 
 #include "lwn-feed-parser.h"
 #include "lwn-feed-parser-private.h"
+#include "lwn-text.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -1098,6 +1099,35 @@ test_escaped_summary (void)
   g_assert_cmpstr (lwn_feed_item_get_description (lwn_feed_get_item (feed, 0)), ==, "<!' <a href=\"foo\">");
 }
 
+/* An RSS 2.0 description that begins "<!'" is no doctype: its text stays
+ * text from the document to what the menu shows, escaped or in CDATA
+ * (feedparser's item_description_not_a_doctype and …doctype2). */
+static const char *const not_a_doctype_documents[] = {
+  "<rss version=\"2.0\"><channel><item><description>&lt;!' &lt;a href=\"foo\"&gt;</description></item></channel></rss>",
+  "<rss version=\"2.0\"><channel><item><description><![CDATA[<!' <a href=\"foo\">]]></description></item></channel></rss>",
+};
+
+static void
+test_not_a_doctype (void)
+{
+  g_test_summary ("A description that begins <!' is kept and shown as text, not taken for a doctype");
+
+  for (guint i = 0; i < G_N_ELEMENTS (not_a_doctype_documents); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (LwnFeed) feed = parse_string (not_a_doctype_documents[i], NULL, &error);
+      g_autofree char *text = NULL;
+      const char *description;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (lwn_feed_get_n_items (feed), ==, 1);
+      description = lwn_feed_item_get_description (lwn_feed_get_item (feed, 0));
+      g_assert_cmpstr (description, ==, "<!' <a href=\"foo\">");
+      text = lwn_text_from_html (description, 0);
+      g_assert_cmpstr (text, ==, "<!'");
+    }
+}
+
 int
 main (int argc,
       char **argv)
@@ -1109,6 +1139,7 @@ main (int argc,
   for (guint i = 0; i < G_N_ELEMENTS (breadth_cases); i++)
     g_test_add_data_func (breadth_cases[i].path, &breadth_cases[i], test_feed);
   g_test_add_func ("/feed-parser/summary/escaped-markup-kept", test_escaped_summary);
+  g_test_add_func ("/feed-parser/summary/not-a-doctype", test_not_a_doctype);
   for (guint i = 0; i < G_N_ELEMENTS (atom03_namespaces); i++)
     {
       g_autofree char *path = g_strdup_printf ("/feed-parser/atom03/namespace/%u", i);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests of lwn-network-monitor: GLib's choice of monitor, made in a worker, and what a failed one leaves behind. */
+/* Tests of lwn-network-monitor: GLib's choice of monitor, made in a worker, and what a failed or cancelled one leaves behind. */
 
 #include "config.h"
 
@@ -8,7 +8,8 @@
 /* A monitor that sets up a source on the thread-default main context, as
  * GLib's netlink monitor does, and then fails, as GLib's NetworkManager
  * monitor (built on the netlink one) does where NetworkManager is not
- * running. It remembers the thread that let it go. */
+ * running. The cancelled-request test makes it succeed late instead
+ * (succeed_once_cancelled). It remembers the thread that let it go. */
 #define TEST_TYPE_FAILING_MONITOR (test_failing_monitor_get_type ())
 G_DECLARE_FINAL_TYPE (TestFailingMonitor, test_failing_monitor, TEST, FAILING_MONITOR, GObject)
 
@@ -22,6 +23,10 @@ struct _TestFailingMonitor
 static GMutex finalized_lock;
 static GThread *finalized_on;
 static guint source_ran;
+/* When this is set, the monitor does not fail: it waits until its request
+ * is cancelled and then succeeds all the same, as a slow NetworkManager
+ * monitor does when its answer comes just after a cancel. */
+static gboolean succeed_once_cancelled;
 
 enum
 {
@@ -48,8 +53,16 @@ test_failing_monitor_initable_init (GInitable *initable,
                                     GError **error)
 {
   TestFailingMonitor *self = TEST_FAILING_MONITOR (initable);
-  g_autoptr (GMainContext) context = g_main_context_ref_thread_default ();
+  g_autoptr (GMainContext) context = NULL;
 
+  if (succeed_once_cancelled)
+    {
+      while (!g_cancellable_is_cancelled (cancellable))
+        g_usleep (1000);
+      return TRUE;
+    }
+
+  context = g_main_context_ref_thread_default ();
   self->source = g_timeout_source_new (1);
   g_source_set_callback (self->source, failing_monitor_source_cb, self, NULL);
   g_source_attach (self->source, context);
@@ -187,6 +200,69 @@ test_failed_dropped_on_main (void)
   g_assert_true (get_finalized_on () == g_thread_self ());
 }
 
+static gint task_finalized;
+
+static void
+task_finalized_cb (gpointer data,
+                   GObject *where_the_object_was)
+{
+  g_atomic_int_set (&task_finalized, TRUE);
+}
+
+static void
+cancelled_cb (GObject *source_object,
+              GAsyncResult *result,
+              gpointer user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GNetworkMonitor) monitor = lwn_network_monitor_new_finish (result, &error);
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (monitor);
+  /* The worker thread may drop the task after this callback: a monitor
+   * still inside the task would then be finalized there, among the worker's
+   * calls, while its sources run on the main thread. */
+  g_assert_true (get_finalized_on () == g_thread_self ());
+  /* The test ends once the worker has let the task go too, so that the
+   * leak checker finds nothing still held at exit. */
+  g_object_weak_ref (G_OBJECT (result), task_finalized_cb, NULL);
+  *done = TRUE;
+}
+
+static void
+test_cancelled_dropped_on_main (void)
+{
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  gboolean done = FALSE;
+  gint64 deadline;
+
+  g_test_summary ("A monitor made although its request was cancelled is let go by the finish "
+                  "function, on the thread that called it, never on the worker thread");
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  g_io_extension_point_register (G_NETWORK_MONITOR_EXTENSION_POINT_NAME);
+  g_io_extension_point_implement (G_NETWORK_MONITOR_EXTENSION_POINT_NAME, TEST_TYPE_FAILING_MONITOR,
+                                  "lwn-test-late", 0);
+  g_setenv ("GIO_USE_NETWORK_MONITOR", "lwn-test-late", TRUE);
+  succeed_once_cancelled = TRUE;
+
+  lwn_network_monitor_new_async (cancellable, cancelled_cb, &done);
+  g_cancellable_cancel (cancellable);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!(done && g_atomic_int_get (&task_finalized)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+
+  g_assert_true (done);
+  g_assert_true (g_atomic_int_get (&task_finalized));
+}
+
 int
 main (int argc,
       char *argv[])
@@ -194,6 +270,7 @@ main (int argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/network-monitor/failed-dropped-on-main", test_failed_dropped_on_main);
+  g_test_add_func ("/network-monitor/cancelled-dropped-on-main", test_cancelled_dropped_on_main);
 
   return g_test_run ();
 }
