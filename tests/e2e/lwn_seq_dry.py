@@ -140,6 +140,9 @@ class DryRun(seqrun.Run):
         else:
             m.take_feed(generation, m.versions[m.current][generation])
             m.manual_unchanged = False
+        if fault == "redirect-perm":
+            # As Run.consume() has it: the feed's new address is saved.
+            m.save()
 
 
 def plan(seed, count, skip=()):
