@@ -254,20 +254,41 @@ lwn_reader_saver_has_items (LwnReaderSaver *self)
 }
 
 /**
- * lwn_reader_saver_add_reminders:
+ * lwn_reader_saver_take_due_reminders:
  * @self: a #LwnReaderSaver
- * @reminders: (element-type LwnReminder) (transfer container): reminders
- *   the store no longer holds
+ * @now: the present, by the reader's clock
  *
- * Keeps @reminders until a write that records them as gone ends, and
- * then hands them to the callback in @reminded.
+ * Takes the reminders due at @now out of the store's set and asks for a
+ * write that records that. The saver keeps them until such a write ends,
+ * and then hands them to the callback in @reminded, so that each is told
+ * once.
+ *
+ * Returns: (transfer container) (element-type LwnReminder): the reminders
+ *   taken, oldest due first; empty when none is due
  */
-void
-lwn_reader_saver_add_reminders (LwnReaderSaver *self,
-                                GPtrArray *reminders)
+GPtrArray *
+lwn_reader_saver_take_due_reminders (LwnReaderSaver *self,
+                                     GDateTime *now)
 {
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (reminders != NULL);
+  LwnReminders *reminders;
+  g_autoptr (GPtrArray) due = NULL;
+  GPtrArray *taken;
 
-  g_ptr_array_extend_and_steal (self->due_reminders, reminders);
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (now != NULL, NULL);
+
+  reminders = lwn_store_get_reminders (self->store);
+  due = lwn_reminders_take_due (reminders, now);
+  taken = g_ptr_array_new_full (due->len, (GDestroyNotify) lwn_reminder_unref);
+  for (guint i = 0; i < due->len; i++)
+    g_ptr_array_add (taken, lwn_reminder_ref (g_ptr_array_index (due, i)));
+  if (due->len > 0)
+    {
+      g_ptr_array_extend_and_steal (self->due_reminders, g_steal_pointer (&due));
+      /* As lwn_reader_saver_schedule() does. */
+      self->wanted = TRUE;
+      if (!self->saving && self->idle_id == 0)
+        self->idle_id = g_idle_add (save_idle_cb, self);
+    }
+  return taken;
 }

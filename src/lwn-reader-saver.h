@@ -41,8 +41,8 @@ void            lwn_reader_saver_add_item      (LwnReaderSaver         *self,
                                                 LwnFeedItem            *item);
 void            lwn_reader_saver_set_first_run (LwnReaderSaver         *self);
 gboolean        lwn_reader_saver_has_items     (LwnReaderSaver         *self);
-void            lwn_reader_saver_add_reminders (LwnReaderSaver         *self,
-                                                GPtrArray              *reminders);
+GPtrArray      *lwn_reader_saver_take_due_reminders (LwnReaderSaver    *self,
+                                                     GDateTime         *now);
 /* clang-format on */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnReaderSaver, lwn_reader_saver_free)

@@ -205,23 +205,27 @@ show_reminder (LwnReader *self,
     lwn_headline_set_reminder (headline, reminder);
 }
 
-/* Takes out the reminders due now; they are told once the save that
- * records that has completed. */
+/* Takes out the reminders due now. The saver hands them back, and the
+ * reader tells them, once the save that records that has completed. */
 static void
 check_reminders (LwnReader *self)
 {
   g_autoptr (GDateTime) now = dup_now (self);
-  g_autoptr (GPtrArray) due = lwn_reminders_take_due (lwn_store_get_reminders (self->store), now);
+  g_autoptr (GPtrArray) due = lwn_reader_saver_take_due_reminders (self->saver, now);
 
   if (due->len == 0)
     return;
 
   g_debug ("%u reminder(s) due", due->len);
   for (guint i = 0; i < due->len; i++)
-    show_reminder (self, lwn_reminder_get_item_id (g_ptr_array_index (due, i)), FALSE);
-  lwn_reader_saver_add_reminders (self->saver, g_steal_pointer (&due));
-  schedule_save (self);
-  emit_changed (self);
+    {
+      LwnReminder *reminder = g_ptr_array_index (due, i);
+      LwnHeadline *headline = g_hash_table_lookup (self->headline_by_id, lwn_reminder_get_item_id (reminder));
+
+      if (headline != NULL)
+        lwn_headline_set_reminder (headline, FALSE);
+    }
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
 /* Reading a headline ends its reminder. Returns whether it had one. */
@@ -713,11 +717,6 @@ cache_read_cb (GObject *source,
     start_polling (self);
 }
 
-static void
-load_cache (LwnReader *self)
-{
-  lwn_store_load_feed_body_async (self->store, current_url (self), self->cancellable, cache_read_cb, self);
-}
 /* The timer, the network coming back or a resume: a wake-up, at which
  * reminders are due as at a poll's result. */
 static void
@@ -918,8 +917,9 @@ lwn_reader_start (LwnReader *self)
 
   self->started = TRUE;
   check_reminders (self);
-  /* Polling starts once the saved copy is shown, or known to be missing. */
-  load_cache (self);
+  /* Polling starts once the saved copy is shown, or known to be missing.
+   * The store finds the copy of a feed that moved by its configured URL. */
+  lwn_store_load_feed_body_async (self->store, self->feed_url, self->cancellable, cache_read_cb, self);
 }
 
 /**
@@ -981,7 +981,7 @@ lwn_reader_set_feed_url (LwnReader *self,
 
   if (self->started)
     {
-      load_cache (self);
+      lwn_store_load_feed_body_async (self->store, self->feed_url, self->cancellable, cache_read_cb, self);
       load_refresh (self);
     }
 }
