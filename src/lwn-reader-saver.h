@@ -23,6 +23,8 @@ typedef struct _LwnReaderSaver LwnReaderSaver;
  *
  * Called on the main thread when a save ends, but not when it was
  * cancelled. A failed save keeps its items and reminders for the next one.
+ * The saver owns both arrays and drops them once the callback returns; the
+ * callback may add to @announced what it wants to announce with them.
  */
 typedef void (*LwnReaderSaverDoneFunc) (const GError *error,
                                         GPtrArray *announced,
