@@ -35,7 +35,7 @@ import time
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "e2e"))
 
 import gi  # noqa: E402
 
@@ -640,7 +640,7 @@ class Plasma:
 
     def xembed_windows(self, pid):
         """The X windows of process pid that offer themselves for XEmbed, as a
-        GtkStatusIcon's tray icon does (tests/test-gui.py looks for them the same way).
+        GtkStatusIcon's tray icon does (tests/e2e/test-gui.py looks for them the same way).
         Qt marks each of its own windows so, plasmashell's among them: a window counts
         when its _NET_WM_PID is pid or its WM_CLASS is the applet's."""
         tree = self.run(["xwininfo", "-root", "-tree"])

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Usage: build-aux/soak-sequences.sh COUNT [STEPS [FIRST-SEED]]
 #
-# Runs tests/test-sequences.py for COUNT seeds of STEPS steps each (default 40),
+# Runs tests/e2e/test-sequences.py for COUNT seeds of STEPS steps each (default 40),
 # starting at FIRST-SEED (default: a random one, printed), in the ASan + UBSan
 # build that build-aux/test-sanitizers.sh makes (./build-asan), with no time
 # limit. A failing seed prints its sequence; replay it with

@@ -10,7 +10,7 @@ if [ "$#" -eq 0 ]; then
 fi
 
 # No GTK program looks for an accessibility bus unless a test asks for one.
-# Such a test (tests/lwn_atspi.py) starts at-spi-bus-launcher on each scenario's
+# Such a test (tests/e2e/lwn_atspi.py) starts at-spi-bus-launcher on each scenario's
 # private bus and unsets this for the applet alone: an accessibility bus here,
 # on the outer session bus, would be out of the scenarios' reach.
 export NO_AT_BRIDGE=1

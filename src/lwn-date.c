@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reads the dates feeds write: W3C-DTF (ISO 8601) and RFC 822, leniently. */
+/* This file reads the dates that feeds write, in W3C-DTF (ISO 8601) or RFC 822 form, and reads them leniently. */
 
 #include "config.h"
 
@@ -16,7 +16,8 @@ skip_spaces (const char **p)
     (*p)++;
 }
 
-/* Reads between @min and @max digits; FALSE (and @p unmoved) if fewer. */
+/* Reads between @min and @max digits. When there are fewer, it returns FALSE
+ * and leaves @p where it was. */
 static gboolean
 read_digits (const char **p,
              guint min,
@@ -40,7 +41,8 @@ read_digits (const char **p,
   return TRUE;
 }
 
-/* "+hh:mm", "+hhmm" or "+hh"; the sign is at @p. */
+/* Reads an offset written "+hh:mm", "+hhmm" or "+hh". The sign is the
+ * character at @p. */
 static gboolean
 read_numeric_offset (const char **p,
                      int *offset)
@@ -85,9 +87,9 @@ date_time_new (int offset,
   return before_leap != NULL ? g_date_time_add_seconds (before_leap, 1) : NULL;
 }
 
-/* What g_date_time_new_from_iso8601() rejects: "YYYY", "YYYY-MM",
- * "YYYY-MM-DD", a time without seconds, a lower-case "t" or "z", and a leap
- * second (which it reads as :59). */
+/* Reads the dates that g_date_time_new_from_iso8601() gets wrong. It rejects
+ * "YYYY", "YYYY-MM", "YYYY-MM-DD", a time without seconds and a lower-case
+ * "t" or "z", and it reads a leap second as :59. */
 static GDateTime *
 iso8601_by_hand (const char *text)
 {
@@ -172,8 +174,8 @@ static const char *const month_names[] = {
   "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"
 };
 
-/* "±hhmm", "±hh:mm", a name from RFC 822 or "GMT+hhmm"; a name we do not
- * know is UTC. */
+/* Reads a zone written "±hhmm", "±hh:mm" or "GMT+hhmm", or named as RFC 822
+ * names zones. A name we do not know is taken as UTC. */
 static gboolean
 read_zone (const char **p,
            int *offset)
@@ -197,16 +199,17 @@ read_zone (const char **p,
             }
         }
       *p += len;
-      /* "GMT+0200" and the like. */
+      /* A name may carry an offset, as "GMT+0200" does. */
       if ((**p == '+' || **p == '-') && g_ascii_isdigit ((*p)[1]))
         return read_numeric_offset (p, offset);
     }
   return TRUE;
 }
 
-/* "[Day,] DD Mon YYYY hh:mm[:ss] [zone]" where curl_getdate() gives up:
- * spelt-out day and month names, "±hh:mm" and "GMT+hhmm" zones, and zones
- * it does not know, taken as UTC as RFC 2822 says of military zones. */
+/* Reads "[Day,] DD Mon YYYY hh:mm[:ss] [zone]" in the cases where
+ * curl_getdate() gives up: spelt-out day and month names, "±hh:mm" and
+ * "GMT+hhmm" zones, and zones that curl does not know. Those unknown zones
+ * are taken as UTC, as RFC 2822 says of military zones. */
 static GDateTime *
 rfc822_by_hand (const char *text)
 {
@@ -293,8 +296,8 @@ rfc822_by_hand (const char *text)
  *
  * Reads "YYYY", "YYYY-MM", "YYYY-MM-DD" and "YYYY-MM-DDThh:mm[:ss[.s]]"
  * with "Z", "±hh:mm", "±hhmm", "±hh" or no zone (taken as UTC); "t" or a
- * space may stand for "T". g_date_time_new_from_iso8601() reads most; the
- * rest is read here.
+ * space may stand for "T". g_date_time_new_from_iso8601() reads most of
+ * these forms, and this function reads the rest.
  *
  * Returns: (transfer full) (nullable): the time, or %NULL if @text is not
  *   such a date
@@ -319,9 +322,10 @@ lwn_date_parse_iso8601 (const char *text)
   return iso8601_by_hand (trimmed);
 }
 
-/* The zone curl_getdate() will apply, as an offset: FALSE when it would
- * misread it ("+05:30", "GMT+0200"). A name we do not know gives 0 and
- * *known FALSE; a date with no zone is UTC. */
+/* Finds the offset of the zone that curl_getdate() will apply. It returns
+ * FALSE when curl_getdate() would misread the zone ("+05:30", "GMT+0200").
+ * A zone name we do not know gives an offset of 0 and sets *known to FALSE.
+ * A date with no zone is UTC. */
 static gboolean
 zone_for_curl (const char *text,
                int *offset,
@@ -334,7 +338,8 @@ zone_for_curl (const char *text,
   *offset = 0;
   *known = TRUE;
 
-  /* "-0800 (PST)": the comment says nothing more. */
+  /* In "-0800 (PST)", the comment in parentheses says nothing that the offset
+   * does not say, so it is skipped. */
   if (end > text && end[-1] == ')')
     {
       const char *open = g_strrstr (text, "(");
@@ -376,8 +381,9 @@ zone_for_curl (const char *text,
 }
 
 /* curl_getdate() carries a day past the month's end into the next month
- * ("31 Feb" is 3 March): the month read must be the month written. A leap
- * second (23:59:60) is carried into the next second, hence the second try. */
+ * ("31 Feb" becomes 3 March), so this checks that the month it read is the
+ * month the text names. A leap second (23:59:60) is carried into the next
+ * second, which is why a second try looks one second earlier. */
 static gboolean
 names_month_of (const char *text,
                 GDateTime *date)
@@ -402,8 +408,9 @@ names_month_of (const char *text,
  * comma are optional, months may be spelt out, years may have 2 digits
  * (RFC 2822 section 4.3), the zone may be a name from RFC 822, "UTC", "Z",
  * or "±hhmm"/"±hh:mm"; a missing or unknown zone is taken as UTC.
- * curl_getdate() reads most; the rest is read here. The result keeps the
- * zone's offset when it is numeric or one RFC 822 names.
+ * curl_getdate() reads most of these dates, and this function reads the
+ * rest. The result keeps the zone's offset when the zone is numeric or is
+ * one that RFC 822 names.
  *
  * Returns: (transfer full) (nullable): the time, or %NULL if @text is not
  *   such a date

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reads the dates feeds write: W3C-DTF (ISO 8601) and RFC 822, leniently. */
+/* This module reads the dates that feeds write, in W3C-DTF (ISO 8601) or RFC 822 form, and reads them leniently. */
 #pragma once
 
 #include <glib.h>

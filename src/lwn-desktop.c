@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Which desktop the applet runs on. The menu is drawn by the tray host, not by GTK, so the applet cannot
+/* This file works out which desktop the applet runs on. The menu is drawn by the tray host, not by GTK, so the applet cannot
  * measure it; it knows instead how tall each host draws a row, and gives the menu no more headlines than
  * fit on the screen with the commands below them. */
 

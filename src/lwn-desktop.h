@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Which desktop the applet runs on, as XDG_CURRENT_DESKTOP says, and what that means for its panel icon and menu. */
+/* This module tells which desktop the applet runs on, as XDG_CURRENT_DESKTOP says, and what that desktop means for the applet's panel icon and menu. */
 #pragma once
 
 #include <glib.h>
@@ -13,7 +13,7 @@ typedef enum
   LWN_DESKTOP_KDE,
 } LwnDesktop;
 
-/* How tall the host draws the menu's parts, in logical pixels. */
+/* LwnMenuMetrics says how tall the host draws the parts of a menu, in logical pixels. */
 typedef struct
 {
   int row;       /* a menu item */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Assembles an LwnFeed from what the format parsers found: clean-up, fallbacks and link resolution. */
+/* This file assembles an LwnFeed from what the format parsers found: it cleans up text, applies fallbacks and resolves links. */
 
 #include "config.h"
 
@@ -41,7 +41,8 @@ lwn_feed_builder_clear_draft (LwnItemDraft *draft)
  * @n_candidates: the length of @candidates
  *
  * Takes the first candidate that reads as a date. When none does, the
- * first present is still kept as the date text, which tells items apart.
+ * first candidate present is still kept as the date text, because that
+ * text tells items apart.
  */
 void
 lwn_feed_builder_choose_date (LwnItemDraft *draft,
@@ -98,7 +99,7 @@ lwn_feed_builder_init (LwnFeedBuilder *builder,
  * lwn_feed_builder_clear:
  * @builder: a feed builder
  *
- * Frees everything @builder holds; it may be cleared again.
+ * Frees everything @builder holds. The builder may be cleared again.
  */
 void
 lwn_feed_builder_clear (LwnFeedBuilder *builder)
@@ -117,8 +118,8 @@ lwn_feed_builder_clear (LwnFeedBuilder *builder)
  * @node: a child of the channel or feed element
  *
  * Records the Syndication module's refresh hints
- * (https://web.resource.org/rss/1.0/modules/syndication/). Its updateBase
- * is not read: nothing aligns refreshes to it.
+ * (https://web.resource.org/rss/1.0/modules/syndication/). The module's
+ * updateBase is not read, because nothing aligns refreshes to it.
  *
  * Returns: %TRUE if @node was one of them
  */
@@ -154,7 +155,7 @@ is_blank (const char *text)
   return TRUE;
 }
 
-/* Trimmed copy, or NULL when @text is missing or blank. */
+/* Returns a trimmed copy of @text, or NULL when @text is missing or blank. */
 static char *
 dup_trimmed (const char *text)
 {
@@ -163,8 +164,9 @@ dup_trimmed (const char *text)
   return g_strstrip (g_strdup (text));
 }
 
-/* One line of plain text. Line breaks and tabs become spaces before the
- * control characters go, so that the words they separated stay apart. */
+/* Makes one line of plain text. Line breaks and tabs become spaces before
+ * the control characters are removed, so that the words they separated stay
+ * apart. */
 static char *
 plain_line (const char *text)
 {
@@ -185,7 +187,7 @@ plain_line (const char *text)
   return lwn_text_collapse_whitespace (stripped);
 }
 
-/* Whether an RSS title holds markup: an HTML inline tag, or an '&' that starts
+/* Tells whether an RSS title holds markup: an HTML inline tag, or an '&' that starts
  * a character or entity reference. Anything else in angle brackets is text:
  * LWN titles such as "The <linux/cleanup.h> helpers" must keep it. A bare '&'
  * ("AT&T") reads the same either way, and the HTML parser is costly per item. */
@@ -256,8 +258,8 @@ dup_unquoted (const char *start,
 }
 
 /* RSS's <author> is "address (Name)", mail headers write "Name <address>",
- * and some feeds "Name (address)":
- * the name is what a person wants, the address only when there is no name. */
+ * and some feeds write "Name (address)". A person wants the name, and the
+ * address only when there is no name. */
 static char *
 plain_author (const char *raw)
 {
@@ -285,7 +287,7 @@ plain_author (const char *raw)
           if (*name != '\0')
             return g_steal_pointer (&name);
         }
-      /* "Name (address)": the address in the parentheses. */
+      /* In "Name (address)", the address is the part in the parentheses. */
       else if (open != NULL)
         {
           g_autofree char *name = dup_unquoted (line, open - line);
@@ -343,8 +345,9 @@ lwn_feed_builder_add_item (LwnFeedBuilder *builder,
   g_ptr_array_add (builder->drafts, kept);
 }
 
-/* Resolves the item's link against its own base, else the site link, else
- * the document URL, and works out the launchable URL from it. */
+/* Resolves the item's link against the item's own base, or else against the
+ * site link, or else against the document URL, and works out the launchable
+ * URL from the result. */
 static void
 resolve_link (LwnFeedBuilder *builder,
               const LwnItemDraft *draft,
@@ -361,7 +364,7 @@ resolve_link (LwnFeedBuilder *builder,
   if (base == NULL)
     base = builder->link != NULL ? builder->link : builder->document_url;
 
-  /* An absolute link needs no base: skip parsing one, per item. */
+  /* An absolute link needs no base, so no base is parsed for its item. */
   *link = lwn_url_resolve (g_uri_peek_scheme (raw_link) != NULL ? NULL : base, raw_link);
   if (*link != NULL)
     *url = lwn_url_dup_article_url (NULL, *link);
@@ -411,8 +414,9 @@ build_item (LwnFeedBuilder *builder,
     id = g_strdup (link);
   if (id == NULL)
     {
-      /* The title as found, or else the one made from the summary, never
-       * the translated placeholder: ids must not change with the locale. */
+      /* The id is made from the title as found, or else from the title made
+       * from the summary, but never from the translated placeholder, because
+       * ids must not change with the locale. */
       const char *title_key = raw_title != NULL ? raw_title : untitled ? ""
                                                                        : title;
       g_autofree char *key = g_strconcat (title_key, "\n",
@@ -471,7 +475,8 @@ syn_refresh_seconds (LwnFeedBuilder *builder)
   guint period = syn_period_seconds (builder->syn_period);
   guint64 frequency = parse_positive (builder->syn_frequency, G_MAXUINT);
 
-  /* The module's default period is daily, but a lone default says nothing. */
+  /* The Syndication module's default period is daily, but the default counts
+   * only when the feed gives a frequency: on its own it says nothing. */
   if (period == 0 && builder->syn_period == NULL && frequency > 0)
     period = 86400;
   if (period == 0)
@@ -529,8 +534,8 @@ lwn_feed_builder_finish (LwnFeedBuilder *builder)
         title = g_strdup (_ ("(untitled feed)"));
     }
 
-  /* Each draft goes as soon as its item is made, so that the two never
-   * stand whole in memory side by side. */
+  /* Each draft is cleared as soon as its item is made, so that the drafts and
+   * the items never stand whole in memory side by side. */
   for (guint i = 0; i < builder->drafts->len; i++)
     {
       LwnItemDraft *draft = g_ptr_array_index (builder->drafts, i);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* One refresh's worth of work off the main thread: download, check the status, parse. */
+/* This file does one refresh's worth of work off the main thread: it downloads the feed, checks the status and parses the body. */
 
 #include "config.h"
 
@@ -14,12 +14,13 @@ typedef struct
   char *last_modified;
   LwnFetchLimits limits;
   gboolean has_limits;
-  char *cache_path; /* where a new body is kept for offline starts; NULL: nowhere */
+  char *cache_path; /* where a new body is kept for offline starts; NULL keeps it nowhere */
   /* Written by the worker before the task returns; read by _finish. */
   LwnFetchResponse *response;
 } LoadData;
 
-/* A data address, not the function's: ISO C has no function-to-object pointer conversion. */
+/* The source tag is the address of this variable rather than of the function,
+ * because ISO C has no conversion from a function pointer to an object pointer. */
 static char load_source_tag;
 
 static void
@@ -115,7 +116,8 @@ load_thread (GTask *task,
       g_autoptr (GError) cache_error = NULL;
 
       lwn_feed_prepare_display (feed);
-      /* This thread holds the body already: the main thread never writes it. */
+      /* This thread already holds the body, so the cache is written here and the
+       * main thread never writes it. */
       if (data->cache_path != NULL
           && !lwn_store_write_feed_cache (data->cache_path, body,
                                           lwn_fetch_response_get_content_type (data->response), &cache_error))

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnFeed and LwnFeedItem: reference-counted values, never changed after construction. */
+/* LwnFeed and LwnFeedItem are reference-counted values that never change after construction. */
 
 #include "config.h"
 
@@ -18,8 +18,9 @@ struct _LwnFeedItem
   char *description_html;
   GDateTime *date;
   gboolean paywalled;
-  /* Computed once, by lwn_feed_prepare_display() in the worker that parsed the
-   * feed, or on first use by a program that never calls it. */
+  /* These fields are computed once: by lwn_feed_prepare_display() in the
+   * worker that parsed the feed, or on first use by a program that never
+   * calls that function. */
   char *summary;
   char *summary_markup;
   char *search_text;
@@ -94,7 +95,8 @@ lwn_feed_item_ref (LwnFeedItem *item)
  * lwn_feed_item_unref:
  * @item: (transfer full): an item
  *
- * Drops a reference, freeing the item with the last one.
+ * Drops a reference to @item, and frees the item when that reference was
+ * the last one.
  */
 void
 lwn_feed_item_unref (LwnFeedItem *item)
@@ -191,10 +193,10 @@ lwn_feed_item_is_security_list (const LwnFeedItem *item)
  * lwn_feed_item_get_summary:
  * @item: an item
  *
- * The description as plain text on one line, at most
- * %LWN_FEED_SUMMARY_CHARS characters. Computed on first use unless
- * lwn_feed_prepare_display() did it already, so an item shared between
- * threads must have been prepared first.
+ * Gives the description as plain text on one line, at most
+ * %LWN_FEED_SUMMARY_CHARS characters. The summary is computed on first use
+ * unless lwn_feed_prepare_display() computed it already, so an item shared
+ * between threads must have been prepared first.
  *
  * Returns: (transfer none): the summary; "" when the item has none
  */
@@ -303,9 +305,10 @@ lwn_feed_get_item (const LwnFeed *feed,
  * lwn_feed_item_get_summary_markup:
  * @item: an item
  *
- * The description as Pango markup for a label: paragraphs, emphasis, code,
- * lists and quotes, and links that are http(s) only (LWN's RSS-view links
- * rewritten to the article). Computed like lwn_feed_item_get_summary().
+ * Gives the description as Pango markup for a label: paragraphs, emphasis,
+ * code, lists and quotes, and links that are http(s) only (LWN's RSS-view
+ * links rewritten to the article). The markup is computed when the summary
+ * is, as lwn_feed_item_get_summary() describes.
  *
  * Returns: (transfer none): the markup; "" when the item has no description
  */
@@ -321,8 +324,9 @@ lwn_feed_item_get_summary_markup (LwnFeedItem *item)
  * lwn_feed_item_get_search_text:
  * @item: an item
  *
- * The title, author and summary, folded for lwn_search_query_matches().
- * Computed like lwn_feed_item_get_summary(), so that a search never folds
+ * Gives the title, author and summary, folded for
+ * lwn_search_query_matches(). The text is computed when the summary is, as
+ * lwn_feed_item_get_summary() describes, so that a search never folds text
  * on the main thread.
  *
  * Returns: (transfer none): the folded text
@@ -344,9 +348,9 @@ lwn_feed_item_get_search_text (LwnFeedItem *item)
  * lwn_feed_prepare_display:
  * @feed: a feed that no other thread uses yet
  *
- * Computes the text every view shows or searches of each item, so that the
- * main thread never converts HTML nor folds text. Call it in the worker that built @feed, before the
- * feed is handed over.
+ * Computes, for each item, the text that every view shows or searches, so
+ * that the main thread never converts HTML nor folds text. Call it in the
+ * worker that built @feed, before the feed is handed over.
  */
 void
 lwn_feed_prepare_display (LwnFeed *feed)

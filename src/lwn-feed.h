@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnFeed and LwnFeedItem: the parsed feed, immutable once built. */
+/* LwnFeed and LwnFeedItem hold the parsed feed, which never changes once built. */
 #pragma once
 
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-/* Characters of plain-text summary kept per item: what a notification or a
- * screen reader's description of a row reads out. */
+/* This many characters of plain-text summary are kept for each item. They
+ * are what a notification, or a screen reader describing a row, reads out. */
 #define LWN_FEED_SUMMARY_CHARS 400
 
 typedef struct _LwnFeed     LwnFeed;

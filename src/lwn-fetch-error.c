@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Words for the LWN_FETCH_ERROR domain: turns libcurl failures and HTTP statuses into sentences a person can act on. */
+/* This file words the errors of the LWN_FETCH_ERROR domain: it turns libcurl failures and HTTP statuses into sentences a person can act on. */
 
 #include "config.h"
 
@@ -13,8 +13,9 @@
 G_DEFINE_QUARK (lwn-fetch-error-quark, lwn_fetch_error)
 /* clang-format on */
 
-/* Kept by hand: N_ is whitespace-sensitive to clang-format, which would then
- * indent every row a step further than the last. */
+/* This table is laid out by hand, because N_ is whitespace-sensitive to
+ * clang-format, which would otherwise indent every row a step further than
+ * the last. */
 /* clang-format off */
 static const struct
 {
@@ -38,7 +39,7 @@ static const struct
 };
 /* clang-format on */
 
-/* Sets @error for a completed exchange whose @status is no usable answer. */
+/* Sets @error for a completed exchange when @status is not a usable answer. */
 void
 lwn_fetch_error_set_from_status (GError **error,
                                  guint status)
@@ -58,7 +59,8 @@ lwn_fetch_error_set_from_status (GError **error,
                _ ("HTTP status %u"), status);
 }
 
-/* "host:port" of @url for messages, with the port libcurl uses when it has none. */
+/* Returns "host:port" of @url for messages. When @url names no port, the
+ * port is the one that libcurl uses. */
 static char *
 describe_endpoint (const char *url,
                    gboolean is_proxy)
@@ -111,8 +113,8 @@ set_timeout_error (GError **error,
   curl_easy_getinfo (curl, CURLINFO_TOTAL_TIME_T, &total_time);
   seconds = (guint) ((total_time + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC);
 
-  /* libcurl gives the same code for all three timeouts: tell them apart by
-   * what had happened and how long it took. */
+  /* libcurl gives the same code for all three timeouts, so this code tells
+   * them apart by what had happened and how long it took. */
   low_speed_checked = limits->low_speed_seconds > 0 && limits->low_speed_bytes > 0;
   total_reached = limits->total_timeout_seconds > 0 && seconds >= limits->total_timeout_seconds;
 
@@ -169,7 +171,7 @@ set_connect_error (GError **error,
     }
 }
 
-/* "8 MiB" rather than "8.0 MiB" for the round sizes that limits are. */
+/* Limits are round sizes, so they read "8 MiB" rather than "8.0 MiB". */
 static char *
 format_size_limit (guint64 bytes)
 {
@@ -183,7 +185,8 @@ format_size_limit (guint64 bytes)
   return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
 }
 
-/* Sets @error for the codes about reaching the server; FALSE for any other. */
+/* Sets @error for the codes about reaching the server, and returns FALSE for
+ * any other code. */
 static gboolean
 set_network_error (GError **error,
                    CURLcode code,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What the three files of the fetch module share, and no other module sees. */
+/* This header declares what the three files of the fetch module share and no other module sees. */
 #pragma once
 
 #include <curl/curl.h>
@@ -8,7 +8,7 @@
 
 G_BEGIN_DECLS
 
-/* What is known about a failed transfer besides libcurl's code. */
+/* LwnFetchFailure holds what is known about a failed transfer besides libcurl's code. */
 typedef struct
 {
   const char           *request_url;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnFetchResponse: the immutable outcome of one fetch, read from what libcurl kept of the final response. */
+/* LwnFetchResponse holds the outcome of one fetch, which never changes once it is made. It is read from what libcurl kept of the final response. */
 
 #include "config.h"
 
@@ -238,7 +238,8 @@ parse_seconds (const char *text,
     {
       if (!g_ascii_isdigit (*p))
         return FALSE;
-      /* Saturate rather than wrap: a huge number still means "a long time". */
+      /* The value saturates rather than wraps, because a huge number still means
+       * "a long time". */
       value = MIN (value * 10 + (guint) (*p - '0'), (guint64) G_MAXINT32);
     }
 
@@ -246,9 +247,9 @@ parse_seconds (const char *text,
   return TRUE;
 }
 
-/* The @index-th @name header of the final response; the pointer lasts until
- * the next call. Headers of redirects on the way and of 1xx responses are
- * not looked at. */
+/* Returns the @index-th @name header of the final response. The pointer lasts
+ * until the next call. The headers of redirects on the way and of 1xx
+ * responses are not looked at. */
 static struct curl_header *
 final_header (CURL *curl,
               const char *name,
@@ -261,8 +262,8 @@ final_header (CURL *curl,
   return header;
 }
 
-/* A copy of the last @name header's value, or NULL when absent, empty or
- * longer than @max_length. */
+/* Returns a copy of the value of the last @name header, or NULL when the
+ * header is absent, empty or longer than @max_length. */
 static char *
 dup_final_header (CURL *curl,
                   const char *name,
@@ -331,9 +332,10 @@ read_max_age (CURL *curl)
   return no_cache ? 0 : max_age;
 }
 
-/* The value comes from libcurl, which reads both forms, but which takes an
- * unreadable value for 0 ("now"), as it does a number too large for it, and
- * a date in the past for a negative delay: check the form first. */
+/* libcurl reads both forms of the value. However, it takes an unreadable
+ * value for 0 ("now"), as it does a number too large for it, and it takes a
+ * date in the past for a negative delay. This function therefore checks the
+ * form before it asks libcurl. */
 static gint64
 read_retry_after (CURL *curl)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Downloads a feed with libcurl through the desktop's proxy: conditional GET, hard limits, cancellable, in a worker thread. */
+/* This file downloads a feed with libcurl through the desktop's proxy, in a worker thread: the GET is conditional, the limits are hard, and a cancellation stops the transfer. */
 
 #include "config.h"
 
@@ -16,13 +16,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CURLM, curl_multi_cleanup)
 
 #define USER_AGENT PACKAGE_NAME "/" PACKAGE_VERSION " (+" PACKAGE_URL ")"
 
-/* One transfer: the handle and everything its callbacks touch. It lives on
- * the worker's stack. */
+/* A Transfer holds the easy handle of one transfer and everything that the
+ * handle's callbacks touch. It lives on the worker's stack. */
 typedef struct
 {
   CURL *curl;
   CurlSlist *headers;
-  char *proxy; /* libcurl's spelling; NULL: libcurl's own choice, "": none */
+  char *proxy; /* in libcurl's spelling; NULL lets libcurl choose, "" means none */
   char message[CURL_ERROR_SIZE];
   gboolean is_file;
 
@@ -31,7 +31,7 @@ typedef struct
   GByteArray *body;
   gboolean body_too_large;
 
-  /* The redirect chain, as seen through the status line of every hop. */
+  /* These fields follow the redirect chain through the status line of every hop. */
   guint n_hops;
   guint hop_status;
   gboolean all_redirects_permanent;
@@ -139,8 +139,9 @@ transfer_write_cb (char *data,
       return 0;
     }
 
-  /* Room for the whole body at once when its length is announced: growing by
-   * doubling would hold up to three times a large body during the copies. */
+  /* When the server announces the body's length, the buffer makes room for
+   * the whole body at once, because growing by doubling would hold up to
+   * three times a large body during the copies. */
   if (transfer->body->len == 0)
     {
       curl_off_t announced = -1;
@@ -237,8 +238,8 @@ perform_transfer (CURL *curl,
 }
 
 /* GIO's built-in fallback, used when no proxy module (glib-networking) is
- * installed, answers "direct://" without looking at any setting: with it,
- * libcurl's own reading of the *_proxy variables stays in charge. */
+ * installed, answers "direct://" without looking at any setting. With that
+ * fallback, libcurl's own reading of the *_proxy variables stays in charge. */
 static gboolean
 proxy_resolver_is_fallback (GProxyResolver *resolver)
 {
@@ -248,8 +249,8 @@ proxy_resolver_is_fallback (GProxyResolver *resolver)
   return fallback != NULL && G_TYPE_CHECK_INSTANCE_TYPE (resolver, g_io_extension_get_type (fallback));
 }
 
-/* libcurl's spelling of a proxy URI from GIO: "" for none, NULL when
- * libcurl cannot use it. */
+/* Spells a proxy URI from GIO the way libcurl expects it. It returns "" for
+ * no proxy, and NULL when libcurl cannot use the proxy. */
 static char *
 proxy_for_curl (const char *uri)
 {
@@ -270,9 +271,10 @@ proxy_for_curl (const char *uri)
 }
 
 /* Asks GIO, which follows the desktop's settings through glib-networking,
- * which proxy to use for @request: the first answer libcurl can use. One
- * lookup per request, so a redirect to another host goes the same way.
- * Leaves transfer->proxy NULL when GIO has nothing to say. */
+ * which proxy to use for @request, and takes the first answer that libcurl
+ * can use. There is one lookup per request, so a redirect to another host
+ * goes the same way as the request. When GIO has nothing to say,
+ * transfer->proxy stays NULL. */
 static gboolean
 transfer_find_proxy (Transfer *transfer,
                      const LwnFetchRequest *request,
@@ -308,7 +310,7 @@ transfer_find_proxy (Transfer *transfer,
 
   if (transfer->proxy == NULL)
     {
-      /* The scheme only: a proxy URI may carry a password. */
+      /* The message names only the scheme, because a proxy URI may carry a password. */
       g_autofree char *scheme = answers[0] != NULL ? g_uri_parse_scheme (answers[0]) : NULL;
       const char *kind = scheme != NULL ? scheme : "?";
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Downloads a feed with libcurl through the desktop's proxy: conditional GET, hard limits, cancellable, in a worker thread. */
+/* This module downloads a feed with libcurl through the desktop's proxy, in a worker thread: the GET is conditional, the limits are hard, and a cancellation stops the transfer. */
 #pragma once
 
 #include <gio/gio.h>
@@ -35,7 +35,7 @@ typedef struct
 
 void lwn_fetch_limits_init_default (LwnFetchLimits *limits);
 
-/* What to fetch. The validators come from the last good response and may be NULL. */
+/* A request says what to fetch. The validators come from the last good response and may be NULL. */
 typedef struct
 {
   const char           *url;

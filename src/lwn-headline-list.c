@@ -52,6 +52,24 @@ struct _LwnHeadlineList
 
 G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
 
+/* What can happen to the list. Every change of its state goes through
+ * apply_event(), which follows the table in lwn-headline-list.h. */
+typedef enum
+{
+  LIST_EVENT_MODEL_SET,     /* lwn_headline_list_set_model() with a model */
+  LIST_EVENT_MODEL_CLEARED, /* lwn_headline_list_set_model() with NULL */
+  LIST_EVENT_ITEMS_CHANGED, /* the model changed: a new feed */
+  LIST_EVENT_SEARCH,        /* lwn_headline_list_set_search() */
+  LIST_EVENT_FILL_STEP,     /* the idle step that makes rows */
+  LIST_EVENT_VIEW_MOVED,    /* scrolled or mapped: the rows may end too soon */
+  LIST_EVENT_LAID_OUT,      /* a new layout: the anchor goes back in place */
+  LIST_EVENT_END,           /* the End key */
+  LIST_EVENT_CURSOR,        /* any other cursor movement */
+} ListEvent;
+
+static void apply_event (LwnHeadlineList *self,
+                         ListEvent event,
+                         gpointer data);
 static void schedule_ages (LwnHeadlineList *self);
 static void schedule_fill (LwnHeadlineList *self);
 
@@ -103,19 +121,28 @@ find_matches (LwnHeadlineList *self)
     }
 }
 
-/* GtkListBox asks for every row at each invalidation: the rows that show
- * take the search's highlights then, and only they. */
+/* GtkListBox asks for every row at each invalidation. The filter only
+ * decides what shows: show_highlights() marks the matches. */
 static gboolean
 filter_row (GtkListBoxRow *row,
             gpointer user_data)
 {
   LwnHeadlineList *self = user_data;
-  LwnHeadlineRow *headline_row = LWN_HEADLINE_ROW (row);
-  gboolean shown = is_shown (self, lwn_headline_row_get_position (headline_row));
 
-  if (shown)
-    lwn_headline_row_set_query (headline_row, self->query);
-  return shown;
+  return is_shown (self, lwn_headline_row_get_position (LWN_HEADLINE_ROW (row)));
+}
+
+/* The rows that show mark the current search's matches. A hidden row keeps
+ * what it had until it shows again, because marking a title costs a new
+ * layout of that row, and a search may hide hundreds of rows. */
+static void
+show_highlights (LwnHeadlineList *self)
+{
+  for (guint i = 0; i < self->reach; i++)
+    {
+      if (row_at (self, i) != NULL && is_match (self, i))
+        lwn_headline_row_set_query (row_at (self, i), self->query);
+    }
 }
 
 /* Moves the reach down past @more matching headlines, or to the end;
@@ -326,13 +353,13 @@ wants_reach (LwnHeadlineList *self)
   return self->reach < n_headlines (self) && (self->to_end || needs_more_rows (self));
 }
 
-static gboolean
-fill_idle_cb (gpointer user_data)
+/* One step: the rows reach further if no row is missing, then missing rows
+ * are made. */
+static void
+fill_step (LwnHeadlineList *self)
 {
-  LwnHeadlineList *self = user_data;
   gboolean revealed = FALSE;
 
-  self->fill_id = 0;
   if (!has_holes (self) && wants_reach (self))
     revealed = extend_reach (self, self->to_end ? G_MAXUINT : MORE_ROWS);
   if (revealed)
@@ -340,11 +367,20 @@ fill_idle_cb (gpointer user_data)
   /* The next step waits for this one's layout (size_allocate); with no row
    * to make or show, the list may have been laid out meanwhile. */
   if (fill_rows (self, STEP_ROWS) > 0 || revealed)
-    return G_SOURCE_REMOVE;
+    return;
   if (self->to_end)
     finish_end (self);
   else
     schedule_fill (self);
+}
+
+static gboolean
+fill_idle_cb (gpointer user_data)
+{
+  LwnHeadlineList *self = user_data;
+
+  self->fill_id = 0;
+  apply_event (self, LIST_EVENT_FILL_STEP, NULL);
   return G_SOURCE_REMOVE;
 }
 
@@ -365,7 +401,7 @@ static void
 vadjustment_value_changed_cb (GtkAdjustment *adjustment,
                               LwnHeadlineList *self)
 {
-  schedule_fill (self);
+  apply_event (self, LIST_EVENT_VIEW_MOVED, NULL);
 }
 
 /* How many rows reach @row's headline in the new feed of @n; 0 if it is
@@ -505,7 +541,113 @@ headlines_changed_cb (GListModel *headlines,
                       guint added,
                       LwnHeadlineList *self)
 {
-  update_rows (self);
+  apply_event (self, LIST_EVENT_ITEMS_CHANGED, NULL);
+}
+
+/* No model: the rows go with the headlines they showed, so that the next
+ * model starts from an empty list rather than beside rows nobody follows. */
+static void
+clear_rows (LwnHeadlineList *self)
+{
+  g_autoptr (GPtrArray) rows = g_steal_pointer (&self->rows);
+
+  self->rows = g_ptr_array_new ();
+  self->reach = 0;
+  self->to_end = FALSE;
+  g_clear_object (&self->anchor);
+  find_matches (self);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      if (g_ptr_array_index (rows, i) != NULL)
+        gtk_widget_destroy (g_ptr_array_index (rows, i));
+    }
+}
+
+static void
+take_model (LwnHeadlineList *self,
+            GListModel *headlines)
+{
+  if (self->headlines != NULL)
+    g_signal_handlers_disconnect_by_data (self->headlines, self);
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  g_clear_object (&self->anchor);
+  g_set_object (&self->headlines, headlines);
+  if (headlines != NULL)
+    g_signal_connect_object (headlines, "items-changed", G_CALLBACK (headlines_changed_cb), self, 0);
+}
+
+static void
+start_search (LwnHeadlineList *self,
+              LwnSearchQuery *query)
+{
+  g_clear_pointer (&self->query, lwn_search_query_unref);
+  self->query = query;
+
+  find_matches (self);
+  g_clear_object (&self->anchor);
+  self->to_end = FALSE;
+  /* From the top again, a screenful at first: showing every row an earlier
+   * search made would cost the keystroke a layout of them all. */
+  self->reach = 0;
+  extend_reach (self, SEARCH_ROWS);
+  gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, 0);
+  /* The first match in this frame rather than "No headlines" for one. */
+  if (self->n_matching > 0 && !has_made_match (self))
+    fill_rows (self, 1);
+  schedule_fill (self);
+}
+
+/* The one place where the list changes state, after the table in
+ * lwn-headline-list.h. @data is the model for LIST_EVENT_MODEL_SET and the
+ * query (owned, nullable) for LIST_EVENT_SEARCH. The highlights follow
+ * every event that can change which rows show or what they match. */
+static void
+apply_event (LwnHeadlineList *self,
+             ListEvent event,
+             gpointer data)
+{
+  switch (event)
+    {
+      case LIST_EVENT_MODEL_SET:
+        take_model (self, data);
+        update_rows (self);
+        fill_rows (self, FIRST_ROWS);
+        break;
+      case LIST_EVENT_MODEL_CLEARED:
+        take_model (self, NULL);
+        clear_rows (self);
+        return;
+      case LIST_EVENT_ITEMS_CHANGED:
+        update_rows (self);
+        break;
+      case LIST_EVENT_SEARCH:
+        start_search (self, data);
+        break;
+      case LIST_EVENT_FILL_STEP:
+        fill_step (self);
+        break;
+      case LIST_EVENT_LAID_OUT:
+        anchor_restore (self);
+        schedule_fill (self);
+        return;
+      case LIST_EVENT_VIEW_MOVED:
+        schedule_fill (self);
+        return;
+      case LIST_EVENT_END:
+        /* The last headline may have no row yet: the rows are made first,
+         * and End is then pressed once more (finish_end()). */
+        self->to_end = self->reach < n_headlines (self) || has_holes (self);
+        schedule_fill (self);
+        return;
+      case LIST_EVENT_CURSOR:
+        self->to_end = FALSE;
+        return;
+      default:
+        g_return_if_reached ();
+    }
+  show_highlights (self);
 }
 
 /* Ages ("5 minutes ago") -------------------------------------------------- */
@@ -578,8 +720,7 @@ lwn_headline_list_size_allocate (GtkWidget *widget,
   LwnHeadlineList *self = LWN_HEADLINE_LIST (widget);
 
   GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->size_allocate (widget, allocation);
-  anchor_restore (self);
-  schedule_fill (self);
+  apply_event (self, LIST_EVENT_LAID_OUT, NULL);
 }
 
 static void
@@ -604,7 +745,7 @@ lwn_headline_list_map (GtkWidget *widget)
   GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->map (widget);
   /* The viewport's; the first allocation may have come before this. */
   watch_vadjustment (self, GTK_IS_SCROLLABLE (parent) ? gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (parent)) : NULL);
-  schedule_fill (self);
+  apply_event (self, LIST_EVENT_VIEW_MOVED, NULL);
   update_ages (self);
   schedule_ages (self);
 }
@@ -640,22 +781,18 @@ lwn_headline_list_button_press_event (GtkWidget *widget,
   return GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->button_press_event (widget, event);
 }
 
-/* End goes to the last headline, which may have no row yet: the rows are
- * made first, and End is then pressed once more. */
+/* End goes to the last headline, which may have no row yet. */
 static void
 lwn_headline_list_move_cursor (GtkListBox *list_box,
                                GtkMovementStep step,
                                int count)
 {
   LwnHeadlineList *self = LWN_HEADLINE_LIST (list_box);
-  guint n = n_headlines (self);
 
-  self->to_end = FALSE;
-  if (step == GTK_MOVEMENT_BUFFER_ENDS && count > 0 && (self->reach < n || has_holes (self)))
-    {
-      self->to_end = TRUE;
-      schedule_fill (self);
-    }
+  if (step == GTK_MOVEMENT_BUFFER_ENDS && count > 0)
+    apply_event (self, LIST_EVENT_END, NULL);
+  else
+    apply_event (self, LIST_EVENT_CURSOR, NULL);
   GTK_LIST_BOX_CLASS (lwn_headline_list_parent_class)->move_cursor (list_box, step, count);
 }
 
@@ -714,7 +851,8 @@ lwn_headline_list_init (LwnHeadlineList *self)
  * @headlines: (nullable): the #LwnHeadline items to show, or %NULL for none
  *
  * Shows @headlines and follows their changes; the first rows are made at
- * once, so that the list's first frame has them.
+ * once, so that the list's first frame has them. A new model keeps the rows
+ * of the headlines it shares with the one before; %NULL removes every row.
  */
 void
 lwn_headline_list_set_model (LwnHeadlineList *self,
@@ -723,24 +861,7 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
   g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
   g_return_if_fail (headlines == NULL || G_IS_LIST_MODEL (headlines));
 
-  if (self->headlines != NULL)
-    g_signal_handlers_disconnect_by_data (self->headlines, self);
-  g_clear_handle_id (&self->fill_id, g_source_remove);
-  g_clear_object (&self->anchor);
-  g_set_object (&self->headlines, headlines);
-  if (headlines != NULL)
-    {
-      g_signal_connect_object (headlines, "items-changed", G_CALLBACK (headlines_changed_cb), self, 0);
-      update_rows (self);
-      fill_rows (self, FIRST_ROWS);
-    }
-  else
-    {
-      /* The rows stay until the list goes; they only stop following. */
-      g_ptr_array_set_size (self->rows, 0);
-      self->reach = 0;
-      find_matches (self);
-    }
+  apply_event (self, headlines != NULL ? LIST_EVENT_MODEL_SET : LIST_EVENT_MODEL_CLEARED, headlines);
 }
 
 /**
@@ -763,23 +884,7 @@ lwn_headline_list_set_search (LwnHeadlineList *self,
 
   if (query != NULL && lwn_search_query_is_empty (query))
     g_clear_pointer (&query, lwn_search_query_unref);
-  g_clear_pointer (&self->query, lwn_search_query_unref);
-  self->query = g_steal_pointer (&query);
-
-  find_matches (self);
-  g_clear_object (&self->anchor);
-  self->to_end = FALSE;
-  /* From the top again, a screenful at first: showing every row an earlier
-   * search made would cost the keystroke a layout of them all. */
-  self->reach = 0;
-  extend_reach (self, SEARCH_ROWS);
-  gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
-  if (self->vadjustment != NULL)
-    gtk_adjustment_set_value (self->vadjustment, 0);
-  /* The first match in this frame rather than "No headlines" for one. */
-  if (self->n_matching > 0 && !has_made_match (self))
-    fill_rows (self, 1);
-  schedule_fill (self);
+  apply_event (self, LIST_EVENT_SEARCH, g_steal_pointer (&query));
   return self->n_matching;
 }
 

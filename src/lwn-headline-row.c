@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnHeadlineRow: a headline's title (bold while unread), its details line and its summary, with quotes drawn as
- * blocks, and for a subscriber-only article not free yet a "Remind Me When Free" toggle, also in the row's context
- * menu; the same widget follows the headline across refreshes, so that focus and screen readers stay with it. */
+/* LwnHeadlineRow shows a headline's title (bold while unread), details line and summary, and draws quotes as
+ * blocks. For a subscriber-only article that is not free yet, the row adds a "Remind Me When Free" toggle, which
+ * the row's context menu offers too. The same widget follows the headline across refreshes, so that focus and
+ * screen readers stay with it. */
 
 #include "config.h"
 
@@ -13,10 +14,11 @@
 #include "lwn-text.h"
 #include "lwn-url.h"
 
-/* A wrapped label's least width is its text laid out as narrow as it goes:
- * for a long summary, a word a line, milliseconds of shaping per label. A
- * floor of this many characters lays it out a few times faster and only
- * keeps the window from being made narrower than a column of text. */
+/* GTK finds the least width of a wrapped label by laying the text out as
+ * narrow as it goes. For a long summary, that means one word a line and
+ * milliseconds of shaping per label. A floor of this many characters makes
+ * the layout a few times faster, and its only other effect is that the
+ * window cannot be made narrower than a column of text. */
 #define LABEL_MIN_CHARS 20
 
 struct _LwnHeadlineRow
@@ -28,17 +30,17 @@ struct _LwnHeadlineRow
   gulong reminder_id;
   guint position;
   char *details;
-  gboolean subscriber; /* no reminders, no "free on" */
-  gboolean free_later; /* a subscriber-only article, not free yet when last looked */
+  gboolean subscriber; /* a subscriber sees no reminders and no "free on" day */
+  gboolean free_later; /* a subscriber-only article that was not free yet when last looked at */
   gboolean syncing;    /* the toggles are being set from the headline */
 
-  LwnSearchQuery *query; /* whose matches the title shows, or NULL */
+  LwnSearchQuery *query; /* the search whose matches the title shows, or NULL */
 
   GtkWidget *box;
   GtkLabel *title;
   GtkLabel *details_label;
   GtkToggleButton *remind_button;
-  GtkWidget *menu; /* the context menu, once asked for */
+  GtkWidget *menu; /* the context menu, made when first asked for */
   GtkCheckMenuItem *remind_item;
 };
 
@@ -52,14 +54,16 @@ summary_activate_link_cb (GtkLabel *label,
   GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
   GtkApplication *application = GTK_IS_WINDOW (toplevel) ? gtk_window_get_application (GTK_WINDOW (toplevel)) : NULL;
 
-  /* Handled here in any case: GTK's own handler would open any scheme. */
+  /* The row handles every link itself, because GTK's own handler would open
+   * any scheme. */
   if (application != NULL && lwn_url_is_launchable (uri))
     g_action_group_activate_action (G_ACTION_GROUP (application), "open-link", g_variant_new_string (uri));
   return TRUE;
 }
 
-/* What a sighted person reads first, and then the rest, for screen readers;
- * set only when it changes, as each change is an event for them. */
+/* Gives screen readers what a sighted person reads first as the name, and
+ * the rest as the description. Each is set only when it changes, because
+ * each change is an event for a screen reader. */
 static void
 describe (LwnHeadlineRow *self)
 {
@@ -92,7 +96,8 @@ show_title (LwnHeadlineRow *self)
   g_autofree char *markup = lwn_headline_get_unread (self->headline) ? g_strdup_printf ("<b>%s</b>", escaped)
                                                                      : g_strdup (escaped);
 
-  /* A search's next letter often leaves a title as it was: no new layout. */
+  /* The next letter of a search often leaves a title as it was, and then the
+   * label needs no new layout. */
   if (g_strcmp0 (gtk_label_get_label (self->title), markup) != 0)
     gtk_label_set_markup (self->title, markup);
 }
@@ -133,8 +138,8 @@ show_reminder (LwnHeadlineRow *self)
   self->syncing = FALSE;
 }
 
-/* Asks the window, whose "set-reminder" action the reading model serves;
- * the toggles then show what it made of it. */
+/* Sends the request to the window's "set-reminder" action, which the reading
+ * model serves. The toggles then show what the model made of the request. */
 static void
 request_reminder (LwnHeadlineRow *self,
                   gboolean remind)
@@ -170,8 +175,8 @@ headline_reminder_changed_cb (LwnHeadline *headline,
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
 
-  /* A reminder that went because it was due takes the toggle with it,
-   * rather than at the next tick of the ages. */
+  /* When a reminder goes because it was due, the toggle goes with it at once,
+   * rather than at the next tick that updates the ages. */
   self->free_later = lwn_headline_is_free_later (headline, now);
   show_reminder (self);
 }
@@ -272,7 +277,7 @@ add_summary_block (LwnHeadlineRow *self,
   gtk_label_set_track_visited_links (GTK_LABEL (label), FALSE);
   g_signal_connect_object (label, "activate-link", G_CALLBACK (summary_activate_link_cb), self, 0);
 
-  /* A box per level, so that a quote in a quote has a rule of its own. */
+  /* Each level gets a box, so that a quote in a quote has a rule of its own. */
   for (guint i = 0; i < depth; i++)
     {
       GtkWidget *quote = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -282,7 +287,8 @@ add_summary_block (LwnHeadlineRow *self,
       gtk_widget_show (quote);
       child = quote;
     }
-  /* About the blank line that sets paragraphs apart inside a label. */
+  /* The margin is about the height of the blank line that sets paragraphs
+   * apart inside a label. */
   if (new_paragraph)
     gtk_widget_set_margin_top (child, 12);
   gtk_container_add (box, child);
@@ -303,8 +309,9 @@ summary_block_clear (SummaryBlock *block)
   g_free (block->markup);
 }
 
-/* Whether @markup is well-formed on its own; the tags are the converter's,
- * and pango_parse_markup() would refuse the links a GtkLabel takes out first. */
+/* Tells whether @markup is well-formed on its own. GMarkup checks it because
+ * the tags are the converter's, and pango_parse_markup() would refuse the
+ * links that a GtkLabel takes out first. */
 static gboolean
 is_well_formed (const char *markup)
 {
@@ -317,10 +324,10 @@ is_well_formed (const char *markup)
          && g_markup_parse_context_end_parse (context, NULL);
 }
 
-/* Splits the summary into blocks: the running text, and each block quote by
- * its depth, without its line markers. Returns FALSE if a block is not
- * markup of its own, which lwn_text_markup_from_html() rules out by closing
- * every tag before a line break. */
+/* Splits the summary into blocks: the running text, and each block quote
+ * with its depth but without the quote's line markers. It returns FALSE if a
+ * block is not well-formed markup on its own; lwn_text_markup_from_html()
+ * rules that out by closing every tag before a line break. */
 static gboolean
 split_summary (const char *summary,
                GArray *blocks)
@@ -395,7 +402,7 @@ add_summary (LwnHeadlineRow *self,
     }
 }
 
-/* The title, details and summary of the current headline, in a new box. */
+/* Builds a new box with the title, details and summary of the current headline. */
 static void
 build (LwnHeadlineRow *self)
 {
@@ -416,8 +423,9 @@ build (LwnHeadlineRow *self)
   self->details_label = GTK_LABEL (new_label ("dim-label"));
   gtk_label_set_text (self->details_label, self->details);
   gtk_widget_set_visible (GTK_WIDGET (self->details_label), *self->details != '\0');
-  /* Only an article that becomes free later can have a reminder: the
-   * others, most rows, cost no toggle (the present only moves on). */
+  /* Only an article that becomes free later can have a reminder. The other
+   * rows, which are most of them, cost no toggle, because the present only
+   * moves on and they will never need one. */
   if (!self->free_later)
     gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->details_label));
   else
@@ -442,7 +450,8 @@ build (LwnHeadlineRow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self), lwn_headline_get_url (self->headline) != NULL);
 }
 
-/* Whether the two show the same: everything but the read mark. */
+/* Tells whether the two headlines show the same, comparing everything but
+ * the read mark. */
 static gboolean
 same_item (LwnFeedItem *a,
            LwnFeedItem *b)
@@ -487,7 +496,8 @@ lwn_headline_row_dispose (GObject *object)
   watch_headline (self, NULL);
   self->box = NULL;
   self->remind_button = NULL;
-  /* Attached, not a child: it would outlive the row. */
+  /* The menu is attached to the row, not a child of it, so it would outlive
+   * the row unless it is destroyed here. */
   if (self->menu != NULL)
     gtk_widget_destroy (g_steal_pointer (&self->menu));
   self->remind_item = NULL;
@@ -565,9 +575,9 @@ lwn_headline_row_get_headline (LwnHeadlineRow *self)
  * @headline: the headline with the same id in a newer feed
  * @now: the present, for the headline's age
  *
- * Follows @headline from now on. Only what differs changes: the title for a
- * read mark, the whole content if the item was edited; the row itself stays,
- * and with it the focus.
+ * Makes the row follow @headline from now on. Only what differs changes:
+ * the title changes for a read mark, and the whole content changes if the
+ * item was edited. The row itself stays, and so does the focus.
  */
 void
 lwn_headline_row_set_headline (LwnHeadlineRow *self,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnHeadline: an immutable feed item plus its "unread" mark and whether a reminder is set for it, which views
- * watch with notify::unread and notify::reminder. */
+/* LwnHeadline pairs an immutable feed item with the item's "unread" mark and with whether a reminder is set
+ * for the item. Views watch both with notify::unread and notify::reminder. */
 
 #include "config.h"
 
@@ -171,7 +171,8 @@ lwn_headline_get_unread (LwnHeadline *self)
  * @self: a #LwnHeadline
  * @unread: the new state
  *
- * For the reading model: notifies #LwnHeadline:unread on a change.
+ * Only the reading model calls this. It notifies #LwnHeadline:unread when
+ * the state changes.
  */
 void
 lwn_headline_set_unread (LwnHeadline *self,
@@ -200,7 +201,8 @@ lwn_headline_get_reminder (LwnHeadline *self)
  * @self: a #LwnHeadline
  * @reminder: the new state
  *
- * For the reading model: notifies #LwnHeadline:reminder on a change.
+ * Only the reading model calls this. It notifies #LwnHeadline:reminder when
+ * the state changes.
  */
 void
 lwn_headline_set_reminder (LwnHeadline *self,
@@ -263,7 +265,7 @@ lwn_headline_is_free_later (LwnHeadline *self,
  * @when: a moment in the past
  * @now: the present
  *
- * How long ago @when was, the way a person says it: "just now", "5 minutes
+ * Says how long ago @when was, the way a person says it: "just now", "5 minutes
  * ago", "3 hours ago", "yesterday", "4 days ago", and after a week the
  * date itself ("12 July 2023"). A @when in the future (a clock off by a
  * little) counts as "just now".
@@ -303,10 +305,10 @@ lwn_format_age (GDateTime *when,
  * @subscriber: whether the person subscribes to LWN, and so reads every
  *   article at once
  *
- * The line shown under a headline's title: its age, its author and, for
- * LWN's subscriber-only articles still within their first week, the day
- * they become free, e.g. "3 hours ago · Jonathan Corbet · Subscribers only
- * — free on 13 July". A subscriber is told nothing about access.
+ * Makes the line shown under a headline's title: the headline's age, its
+ * author and, for LWN's subscriber-only articles still within their first
+ * week, the day they become free, e.g. "3 hours ago · Jonathan Corbet ·
+ * Subscribers only — free on 13 July". A subscriber is told nothing about access.
  *
  * Returns: (transfer full): the details; "" when nothing is known
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* One headline of the reading model: a feed item and whether it was read, as a GObject for list models. */
+/* LwnHeadline is one headline of the reading model: a feed item and whether it was read, as a GObject that list models can hold. */
 #pragma once
 
 #include <glib-object.h>

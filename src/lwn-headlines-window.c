@@ -8,6 +8,7 @@
 
 #include "lwn-headline-list.h"
 #include "lwn-headlines-window.h"
+#include "lwn-window-accessible.h"
 
 #define SAVE_DELAY_MS 500 /* the size is saved once it rests this long */
 #define BACKGROUND_NOTICE_KEY "background-notice-shown"
@@ -505,6 +506,7 @@ lwn_headlines_window_class_init (LwnHeadlinesWindowClass *klass)
   widget_class->window_state_event = lwn_headlines_window_window_state_event;
   widget_class->delete_event = lwn_headlines_window_delete_event;
   widget_class->key_press_event = lwn_headlines_window_key_press_event;
+  gtk_widget_class_set_accessible_type (widget_class, LWN_TYPE_WINDOW_ACCESSIBLE);
 
   /**
    * LwnHeadlinesWindow::close:

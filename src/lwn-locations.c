@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Where the running program and its icons are: installed, or in a build folder and the source tree. */
+/* This file finds where the running program and its icons are: installed, or in a build folder and the source tree. */
 
 #include "config.h"
 
@@ -22,7 +22,8 @@ lwn_locations_dup_uninstalled_binary (void)
 
   if (dir == NULL || g_str_equal (dir, BINDIR))
     return NULL;
-  /* Linux names a binary replaced since it started "PATH (deleted)"; the new one is meant. */
+  /* Linux names a binary that was replaced since it started "PATH (deleted)".
+   * The new binary at PATH is the one meant. */
   if (g_str_has_suffix (exe, " (deleted)"))
     exe[strlen (exe) - strlen (" (deleted)")] = '\0';
   return g_steal_pointer (&exe);
@@ -33,11 +34,12 @@ lwn_locations_dup_uninstalled_binary (void)
  *
  * The tray host is another process, with data folders of its own: it finds
  * icons that are not installed only through the item's IconThemePath. The
- * first of our data folders that holds our icons says where they come from:
- * the install prefix, whose icons the host's theme has already, or a folder
- * that XDG_DATA_DIRS adds (meson devenv, the tests), which the host must be
- * told. Read from the data folders, rather than from a variable of our own,
- * this serves any way of running uninstalled.
+ * first of our data folders that holds our icons says where the icons come
+ * from. That folder is either the install prefix, whose icons the host's
+ * theme has already, or a folder that XDG_DATA_DIRS adds (meson devenv, the
+ * tests), which the host must be told about. Because the answer is read from
+ * the data folders rather than from a variable of our own, it serves any way
+ * of running uninstalled.
  *
  * Returns: (transfer full) (nullable): the icon theme folder to name to the
  *   tray host, or %NULL for the installed icons

@@ -1,51 +1,69 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The notifier's conversation with the notification server, never waiting for it: which server has
  * the name (watched here, on the main thread), what it takes (asked once per server that answers),
- * showing and closing notifications, and what the server says back. What libnotify does for these
- * runs on the notification thread (lwn-notifier-thread.c); what it answers comes back here as
- * copies. */
+ * whether it still answers, and showing and closing notifications. What libnotify does for these
+ * runs on the notification thread (lwn-notifier-thread.c), whose answers come back here as copies.
+ * This file calls only the notification thread and lwn-text.c; it reports to the notifier through
+ * the callback that the notifier gave it. */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
-#include "lwn-notifier-private.h"
+#include "lwn-notifier-server.h"
 #include "lwn-text.h"
-#include "lwn-url.h"
 
 /* https://specifications.freedesktop.org/notification-spec/latest/ */
 #define NOTIFICATIONS_NAME "org.freedesktop.Notifications"
 /* How long quitting waits for the notification thread to close what it was asked to: a server
  * that does not answer is not waited for longer. */
 #define STOP_WAIT_MS 1000
-/* How long a server that has the name and did not say what it takes is left alone: it may still be
- * starting, and asking at every announcement would hold the notification thread for it. */
-#define CAPS_RETRY_INTERVAL (60 * G_TIME_SPAN_SECOND)
-/* How long lwn_notifier_sync() waits for the notification thread. */
+/* How long a server that has the name and did not answer is left alone: it may still be starting,
+ * or be busy, and each call to it holds the notification thread until the call times out. */
+#define RETRY_INTERVAL (60 * G_TIME_SPAN_SECOND)
+/* How long lwn_notify_server_sync() waits for the notification thread. */
 #define SYNC_WAIT_SECONDS 10
 
-void
-lwn_notifier_close_notification (LwnNotifier *self,
-                                 LwnNote *note)
+struct _LwnNotifyServer
 {
-  if (self->thread != NULL)
-    lwn_notify_thread_close (self->thread, note->kind, note->item_id);
+  GDBusConnection *bus;
+  guint watch_id;
+  LwnNotifyThread *thread; /* every libnotify call is made there */
+  LwnNotifyServerFunc func;
+  gpointer user_data;
+  guint n_pongs;
+
+  /* The server's unique name once seen. Capabilities and notification ids are one server's: the
+   * generation changes with the server. */
+  char *owner;
+  guint generation;
+  gboolean caps_asked; /* of this generation's server, not answered yet */
+  gboolean caps_known;
+  gint64 caps_failed_at; /* monotonic time when this server did not say what it takes, or 0 */
+  gboolean body_markup;
+  gboolean actions;
+  gboolean told_no_server;
+  /* The current server left a Notify call unanswered, at this monotonic time: until it answers
+   * again, it gets one notification at a time, and only once the retry interval has passed. */
+  gint64 unanswered_at;
+  gint64 retry_interval;
+};
+
+static void
+report (LwnNotifyServer *self,
+        LwnNotifyServerEvent event,
+        const LwnNotifyResult *result)
+{
+  self->func (event, result, self->user_data);
 }
 
-/* The notification thread lets go of the note's notification: it is not shown any more, or by a
- * server that has gone. */
-void
-lwn_notifier_forget_notification (LwnNotifier *self,
-                                  LwnNote *note)
-{
-  if (self->thread != NULL)
-    lwn_notify_thread_forget (self->thread, note->kind, note->item_id);
-}
-
-/* What tells that a call never reached a server that could show it. */
+/* Whether the call went unanswered: no server had the name, the server left before it answered,
+ * or it did not answer in time. The server may still be there, but it did not refuse the call. */
 static gboolean
-is_server_gone (const GError *error)
+call_went_unanswered (const GError *error)
 {
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    return TRUE;
   if (error->domain != G_DBUS_ERROR)
     return FALSE;
 
@@ -53,136 +71,61 @@ is_server_gone (const GError *error)
     {
       case G_DBUS_ERROR_SERVICE_UNKNOWN:
       case G_DBUS_ERROR_NAME_HAS_NO_OWNER:
-      /* The bus's answer when the server leaves without answering. */
+      /* The bus's answer when the server leaves without answering, or when its own timeout ends. */
       case G_DBUS_ERROR_NO_REPLY:
+      case G_DBUS_ERROR_TIMEOUT:
+      case G_DBUS_ERROR_TIMED_OUT:
         return TRUE;
       default:
         return FALSE;
     }
 }
 
-/* Settles a note the notification thread showed, or could not show. */
+/* The notification thread showed a notification, or could not: the notifier hears which of the
+ * outcomes it was. A server that answered with an id showed it, even one that has gone since. */
 static void
-settle_shown (LwnNotifier *self,
-              LwnNote *note,
-              const LwnNotifyResult *result)
+shown (LwnNotifyServer *self,
+       const LwnNotifyResult *result)
 {
   gboolean same_server = result->generation == self->generation;
   const GError *error = result->error;
 
-  if (error != NULL && same_server && !is_server_gone (error))
+  if (error == NULL && !same_server)
+    {
+      report (self, LWN_NOTIFY_SERVER_SHOWN_BY_GONE, result);
+      return;
+    }
+  if (error == NULL)
+    {
+      if (self->unanswered_at != 0)
+        g_message ("The notification server answers again");
+      self->unanswered_at = 0;
+      report (self, LWN_NOTIFY_SERVER_SHOWN, result);
+      return;
+    }
+  if (same_server && !call_went_unanswered (error))
     {
       g_warning ("Could not show a notification: %s", error->message);
-      lwn_notifier_drop_note (self, note);
-      return;
-    }
-  if (error != NULL)
-    g_debug ("A notification waits for the next server: %s", error->message);
-
-  if (error != NULL || !same_server)
-    {
-      /* What a server that has gone showed went with it; what it never
-       * showed, or what changed since, is for the next one, as new. */
-      note->id = 0;
-      if (note->withdrawn || (error == NULL && !note->queued))
-        {
-          lwn_notifier_drop_note (self, note);
-          return;
-        }
-      note->queued = TRUE;
-      /* The server that failed may still be the one the watcher knows:
-       * its departure, once told, brings the next attempt. */
-      if (!same_server)
-        lwn_notifier_deliver_queued (self);
+      report (self, LWN_NOTIFY_SERVER_REFUSED, result);
       return;
     }
 
-  note->id = result->id;
-  if (note->withdrawn)
+  g_debug ("A notification waits for a server that answers: %s", error->message);
+  /* A server that holds its name and no longer answers would hold the notification thread for
+   * every notification sent to it. The retry interval counts from its latest silence, so that a
+   * retry it leaves unanswered too is not followed by another at once. */
+  if (same_server)
     {
-      lwn_notifier_close_notification (self, note);
-      lwn_notifier_drop_note (self, note);
+      if (self->unanswered_at == 0)
+        g_message ("The notification server did not answer, so new headlines wait until it does: %s", error->message);
+      self->unanswered_at = g_get_monotonic_time ();
     }
-  else if (note->queued)
-    lwn_notifier_deliver_queued (self);
-}
-
-/* The notification thread showed a note, or could not. A server that answered with an id showed
- * what the note carried, even one that has gone since. */
-static void
-shown (LwnNotifier *self,
-       const LwnNotifyResult *result)
-{
-  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
-  g_autoptr (GPtrArray) carried = NULL;
-
-  g_return_if_fail (note != NULL && note->sending);
-
-  note->sending = FALSE;
-  carried = g_steal_pointer (&note->showing);
-  note->showing = g_ptr_array_new_with_free_func (g_free);
-  /* Not shown: what it carried goes again with it, if it goes again. */
-  if (result->error != NULL)
-    g_ptr_array_extend_and_steal (note->unshown, g_steal_pointer (&carried));
-
-  settle_shown (self, note, result);
-
-  /* Told last: the notifier's books are in order for whatever the handlers do. */
-  if (carried != NULL && carried->len > 0)
-    {
-      g_ptr_array_add (carried, NULL);
-      g_signal_emit_by_name (self, "shown", carried->pdata);
-    }
-}
-
-/* What the note's action says, NULL for none. Headlines and reminders open
- * their article; the notice opens the headlines window. */
-static const char *
-action_label (LwnNotifier *self,
-              const LwnNote *note)
-{
-  if (!self->actions)
-    return NULL;
-  if (note->kind == LWN_NOTE_NOTICE)
-    /* Translators: a button on the notice that there is no tray; it opens the headlines window. */
-    return _ ("Show Headlines");
-  return lwn_url_is_launchable (note->url) ? _ ("Open") : NULL;
-}
-
-/* Needs the server's capabilities, and no call under way for the note. */
-static void
-send_notification (LwnNotifier *self,
-                   LwnNote *note)
-{
-  g_autofree char *group_summary = NULL;
-  g_autofree char *group_body = NULL;
-  const char *summary = note->summary;
-  const char *plain_body = note->body;
-  g_autofree char *body = NULL;
-
-  if (note->kind == LWN_NOTE_GROUP)
-    {
-      lwn_notifier_dup_group_text (self, &group_summary, &group_body);
-      summary = group_summary;
-      plain_body = group_body;
-    }
-
-  /* Without body-markup a server shows text as it is: escaping would show "&amp;". */
-  body = self->body_markup ? lwn_text_escape_markup (plain_body) : g_strdup (plain_body);
-
-  note->queued = FALSE;
-  note->sending = TRUE;
-  g_ptr_array_extend_and_steal (note->showing, g_steal_pointer (&note->unshown));
-  note->unshown = g_ptr_array_new_with_free_func (g_free);
-  /* The summary is plain text by the spec; the note's id updates a shown one in place. */
-  lwn_notify_thread_show (self->thread, note->kind, note->item_id, self->generation, note->id, summary, body,
-                          action_label (self, note), note->kind == LWN_NOTE_NOTICE ? "show-headlines" : NULL,
-                          APP_ID, note->category);
+  report (self, LWN_NOTIFY_SERVER_NOT_SHOWN, result);
 }
 
 /* The capabilities of the server of @result's generation, or its silence. */
 static void
-capabilities_known (LwnNotifier *self,
+capabilities_known (LwnNotifyServer *self,
                     const LwnNotifyResult *result)
 {
   /* Another server has the name since: its own answer is on its way. */
@@ -195,7 +138,7 @@ capabilities_known (LwnNotifier *self,
       /* A server that has the name and does not answer is asked again at an announcement a while
        * later; without one, the next announcement may start one. */
       if (self->owner != NULL)
-        self->caps_retry_at = g_get_monotonic_time () + CAPS_RETRY_INTERVAL;
+        self->caps_failed_at = g_get_monotonic_time ();
       if (!self->told_no_server)
         g_message ("No notification server answers, so new headlines wait for one: %s", result->error->message);
       self->told_no_server = TRUE;
@@ -206,15 +149,16 @@ capabilities_known (LwnNotifier *self,
   self->told_no_server = FALSE;
   self->body_markup = result->body_markup;
   self->actions = result->actions;
-  lwn_notifier_deliver_queued (self);
+  report (self, LWN_NOTIFY_SERVER_READY, NULL);
 }
 
 /* Once per server that answers: asked again when another has the name, or a while after this one
  * did not answer. */
 static void
-request_capabilities (LwnNotifier *self)
+request_capabilities (LwnNotifyServer *self)
 {
-  if (self->caps_known || self->caps_asked || g_get_monotonic_time () < self->caps_retry_at)
+  if (self->caps_known || self->caps_asked
+      || (self->caps_failed_at != 0 && g_get_monotonic_time () < self->caps_failed_at + self->retry_interval))
     return;
 
   /* May start an activatable server: the notification thread waits for it, the applet does not. */
@@ -222,58 +166,16 @@ request_capabilities (LwnNotifier *self)
   lwn_notify_thread_request_caps (self->thread, self->generation);
 }
 
-/* Sends what the server has not got yet, oldest first, once it has said what it takes: the one way
- * to the notification thread for showing and asking. */
-void
-lwn_notifier_deliver_queued (LwnNotifier *self)
-{
-  g_autoptr (GPtrArray) notes = NULL;
-
-  /* Disposed of: the thread has gone, and what is announced now is never shown. */
-  if (self->thread == NULL)
-    return;
-
-  if (!self->caps_known)
-    {
-      request_capabilities (self);
-      return;
-    }
-
-  notes = lwn_notifier_list_notes (self);
-  g_ptr_array_sort (notes, lwn_note_compare_order);
-  for (guint i = 0; i < notes->len; i++)
-    {
-      LwnNote *note = g_ptr_array_index (notes, i);
-
-      if (note->queued && !note->sending)
-        send_notification (self, note);
-    }
-}
-
-/* A new server (or none) has other capabilities and knows none of our ids:
- * what the old one showed is forgotten, what waits stays, and what is being
- * sent is settled by its answer. */
+/* A new server (or none) has other capabilities and knows none of the old one's ids. */
 static void
-server_changed (LwnNotifier *self)
+server_changed (LwnNotifyServer *self)
 {
-  g_autoptr (GPtrArray) notes = lwn_notifier_list_notes (self);
-
   self->generation++;
   self->caps_asked = FALSE;
   self->caps_known = FALSE;
-  self->caps_retry_at = 0;
-
-  for (guint i = 0; i < notes->len; i++)
-    {
-      LwnNote *note = g_ptr_array_index (notes, i);
-
-      if (note->sending)
-        continue;
-      if (note->queued)
-        note->id = 0;
-      else if (note->id != 0)
-        lwn_notifier_drop_note (self, note);
-    }
+  self->caps_failed_at = 0;
+  self->unanswered_at = 0;
+  report (self, LWN_NOTIFY_SERVER_CHANGED, NULL);
 }
 
 static void
@@ -282,17 +184,16 @@ name_appeared_cb (GDBusConnection *connection,
                   const char *owner,
                   gpointer user_data)
 {
-  LwnNotifier *self = user_data;
+  LwnNotifyServer *self = user_data;
 
   g_debug ("Notification server %s appeared", owner);
   if (self->owner != NULL)
     server_changed (self);
   g_free (self->owner);
   self->owner = g_strdup (owner);
-  /* A request under way, made while no server was known, is this one's:
-   * the bus hands it to the server it starts, or to the first to come. */
-  if (lwn_notifier_has_queued (self))
-    lwn_notifier_deliver_queued (self);
+  /* A request under way, made while no server was known, is this one's: the bus hands it to the
+   * server it starts, or to the first to come. */
+  report (self, LWN_NOTIFY_SERVER_APPEARED, NULL);
 }
 
 static void
@@ -300,7 +201,7 @@ name_vanished_cb (GDBusConnection *connection,
                   const char *name,
                   gpointer user_data)
 {
-  LwnNotifier *self = user_data;
+  LwnNotifyServer *self = user_data;
 
   /* Told at the start when no server runs: one started on demand may still answer. */
   if (self->owner == NULL)
@@ -311,44 +212,11 @@ name_vanished_cb (GDBusConnection *connection,
   server_changed (self);
 }
 
-/* The person acted on a notification that the current server shows. */
-static void
-action_invoked (LwnNotifier *self,
-                const LwnNotifyResult *result)
-{
-  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
-
-  if (note == NULL || note->id == 0 || note->id != result->id)
-    return;
-
-  if (note->kind == LWN_NOTE_NOTICE)
-    g_signal_emit_by_name (self, "show-all", NULL, result->activation_token);
-  else if (!lwn_url_is_launchable (note->url))
-    return;
-  else if (note->kind == LWN_NOTE_GROUP)
-    g_signal_emit_by_name (self, "show-all", note->url, result->activation_token);
-  else if (note->kind == LWN_NOTE_ITEM)
-    g_signal_emit_by_name (self, "open", note->item_id, note->url, result->activation_token);
-  else if (note->kind == LWN_NOTE_REMINDER)
-    g_signal_emit_by_name (self, "open-reminder", note->item_id, note->url, result->activation_token);
-}
-
-/* Expired, dismissed or closed: a group's next batch counts from nothing. */
-static void
-notification_closed (LwnNotifier *self,
-                     const LwnNotifyResult *result)
-{
-  LwnNote *note = lwn_notifier_find_note (self, result->kind, result->item_id);
-
-  if (note != NULL && !note->sending && note->id != 0 && note->id == result->id)
-    lwn_notifier_drop_note (self, note);
-}
-
 static void
 thread_result_cb (const LwnNotifyResult *result,
                   gpointer user_data)
 {
-  LwnNotifier *self = user_data;
+  LwnNotifyServer *self = user_data;
 
   switch (result->event)
     {
@@ -359,10 +227,10 @@ thread_result_cb (const LwnNotifyResult *result,
         shown (self, result);
         break;
       case LWN_NOTIFY_ACTION:
-        action_invoked (self, result);
+        report (self, LWN_NOTIFY_SERVER_ACTION, result);
         break;
       case LWN_NOTIFY_CLOSED:
-        notification_closed (self, result);
+        report (self, LWN_NOTIFY_SERVER_CLOSED, result);
         break;
       case LWN_NOTIFY_PONG:
         self->n_pongs++;
@@ -372,22 +240,143 @@ thread_result_cb (const LwnNotifyResult *result,
     }
 }
 
-void
-lwn_notifier_watch_server (LwnNotifier *self)
+/**
+ * lwn_notify_server_new:
+ * @bus: the session bus, the one libnotify talks on
+ * @func: told what the server did, in the caller's thread-default main context
+ * @user_data: for @func
+ *
+ * Starts the notification thread and watches the server's name.
+ *
+ * Returns: (transfer full): the conversation; free it with lwn_notify_server_free()
+ */
+LwnNotifyServer *
+lwn_notify_server_new (GDBusConnection *bus,
+                       LwnNotifyServerFunc func,
+                       gpointer user_data)
 {
+  LwnNotifyServer *self = g_new0 (LwnNotifyServer, 1);
+
+  self->bus = g_object_ref (bus);
+  self->func = func;
+  self->user_data = user_data;
+  self->retry_interval = RETRY_INTERVAL;
   self->thread = lwn_notify_thread_new (g_get_application_name (), APP_ID, thread_result_cb, self);
-  self->watch_id = g_bus_watch_name_on_connection (self->bus, NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+  self->watch_id = g_bus_watch_name_on_connection (bus, NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                                    name_appeared_cb, name_vanished_cb, self, NULL);
+  return self;
 }
 
-/* No answer reaches the notifier any more; the notification thread closes what it was asked to
- * close, leaves libnotify and ends, or is left to do so on its own if a server holds it. */
+/**
+ * lwn_notify_server_free:
+ * @self: (transfer full): the conversation
+ *
+ * Nothing is reported any more. The notification thread closes what it was asked to close, leaves
+ * libnotify and ends, or is left to do so on its own if a server holds it.
+ */
 void
-lwn_notifier_unwatch_server (LwnNotifier *self)
+lwn_notify_server_free (LwnNotifyServer *self)
 {
   g_clear_handle_id (&self->watch_id, g_bus_unwatch_name);
-  if (self->thread != NULL && !lwn_notify_thread_stop (g_steal_pointer (&self->thread), STOP_WAIT_MS))
+  if (!lwn_notify_thread_stop (g_steal_pointer (&self->thread), STOP_WAIT_MS))
     g_message ("The notification server did not answer; not waiting for it");
+  g_clear_object (&self->bus);
+  g_free (self->owner);
+  g_free (self);
+}
+
+/* Whether the server said what it takes and answers: what waits for it goes at once. */
+gboolean
+lwn_notify_server_is_ready (LwnNotifyServer *self)
+{
+  return self->caps_known && self->unanswered_at == 0;
+}
+
+/**
+ * lwn_notify_server_count_sendable:
+ * @self: the conversation
+ * @sending: whether a notification is being sent, its answer not in yet
+ *
+ * Asks the server what it takes when that is not known yet and may be asked.
+ *
+ * Returns: how many notifications may be sent now: none until the server said what it takes, one
+ *   at a time to a server that left a call unanswered and only once the retry interval has passed,
+ *   and any number otherwise
+ */
+guint
+lwn_notify_server_count_sendable (LwnNotifyServer *self,
+                                  gboolean sending)
+{
+  if (!self->caps_known)
+    {
+      request_capabilities (self);
+      return 0;
+    }
+  if (self->unanswered_at == 0)
+    return G_MAXUINT;
+  if (sending || g_get_monotonic_time () < self->unanswered_at + self->retry_interval)
+    return 0;
+  return 1;
+}
+
+/**
+ * lwn_notify_server_show:
+ * @self: the conversation, whose server said what it takes
+ * @kind: what the notification is, as the caller names it
+ * @item_id: (nullable): which of that kind
+ * @replaces_id: the current server's id of the notification shown, 0 for a new one
+ * @summary: plain text, by the spec
+ * @plain_body: plain text, escaped here if the server takes markup
+ * @action_label: (nullable): the default action's label, or %NULL for none
+ * @action_key: (nullable): a button of its own besides the default action
+ * @category: (nullable): the notification's category
+ *
+ * Sends the notification through the notification thread; its outcome is reported later.
+ */
+void
+lwn_notify_server_show (LwnNotifyServer *self,
+                        guint kind,
+                        const char *item_id,
+                        guint32 replaces_id,
+                        const char *summary,
+                        const char *plain_body,
+                        const char *action_label,
+                        const char *action_key,
+                        const char *category)
+{
+  g_autofree char *body = NULL;
+
+  /* Without body-markup a server shows text as it is: escaping would show "&amp;". */
+  body = self->body_markup ? lwn_text_escape_markup (plain_body) : g_strdup (plain_body);
+  lwn_notify_thread_show (self->thread, kind, item_id, self->generation, replaces_id, summary, body,
+                          self->actions ? action_label : NULL, action_key, APP_ID, category);
+}
+
+/* Closes the notification of that kind and item if the server shows it. */
+void
+lwn_notify_server_close (LwnNotifyServer *self,
+                         guint kind,
+                         const char *item_id)
+{
+  lwn_notify_thread_close (self->thread, kind, item_id);
+}
+
+/* The notification thread lets go of the notification of that kind and item: it is not shown any
+ * more, or it was shown by a server that has gone. */
+void
+lwn_notify_server_forget (LwnNotifyServer *self,
+                          guint kind,
+                          const char *item_id)
+{
+  lwn_notify_thread_forget (self->thread, kind, item_id);
+}
+
+/* For tests: how long (in microseconds) a server that did not answer is left alone. */
+void
+lwn_notify_server_set_retry_interval (LwnNotifyServer *self,
+                                      gint64 interval)
+{
+  self->retry_interval = interval;
 }
 
 static gboolean
@@ -403,15 +392,12 @@ sync_timeout_cb (gpointer user_data)
  * threads, without sleeping and hoping: the notification thread answers a ping only once it has
  * handled what the bus brought it before, and its answer comes here as any result does. */
 gboolean
-lwn_notifier_sync (LwnNotifier *self)
+lwn_notify_server_sync (LwnNotifyServer *self)
 {
   g_autoptr (GMainContext) context = g_main_context_ref_thread_default ();
   g_autoptr (GSource) timeout = NULL;
   guint pongs = self->n_pongs;
   gboolean timed_out = FALSE;
-
-  if (self->thread == NULL)
-    return FALSE;
 
   lwn_notify_thread_ping (self->thread);
   timeout = g_timeout_source_new_seconds (SYNC_WAIT_SECONDS);

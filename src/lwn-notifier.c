@@ -2,9 +2,10 @@
 /* Desktop notifications for new headlines, shown with libnotify: one per headline, or one that groups
  * many and is updated in place while it is shown, withdrawn once read; one per subscriber-only article
  * a reminder was set for, once it is free to read; what no server could show yet
- * waits, within bounds, for the next server that appears, and what a server showed is told. The
- * conversation with the server is in lwn-notifier-server.c and libnotify's calls in
- * lwn-notifier-thread.c; nothing here waits for it. */
+ * waits, within bounds, for the next server that appears, and what a server showed is told. Each
+ * note moves by the state table in lwn-notifier-private.h. The notifier owns the conversation with
+ * the server (lwn-notifier-server.c) and calls it one way; the conversation reports back through a
+ * callback, and nothing here waits for the server. */
 
 #include "config.h"
 
@@ -12,6 +13,7 @@
 
 #include "lwn-notifier-private.h"
 #include "lwn-text.h"
+#include "lwn-url.h"
 
 /* A vendor category: the spec reserves "presence" for contacts coming online. */
 #define HEADLINE_CATEGORY "x-lwn-tray.headline"
@@ -75,8 +77,8 @@ grouped_free (Grouped *grouped)
 }
 
 /* Every note, in no particular order; the array does not own them. */
-GPtrArray *
-lwn_notifier_list_notes (LwnNotifier *self)
+static GPtrArray *
+list_notes (LwnNotifier *self)
 {
   GPtrArray *notes = g_ptr_array_new ();
   GHashTableIter iter;
@@ -97,10 +99,10 @@ lwn_notifier_list_notes (LwnNotifier *self)
   return notes;
 }
 
-LwnNote *
-lwn_notifier_find_note (LwnNotifier *self,
-                        LwnNoteKind kind,
-                        const char *item_id)
+static LwnNote *
+find_note (LwnNotifier *self,
+           LwnNoteKind kind,
+           const char *item_id)
 {
   switch (kind)
     {
@@ -119,29 +121,40 @@ lwn_notifier_find_note (LwnNotifier *self,
     }
 }
 
-gboolean
-lwn_notifier_has_queued (LwnNotifier *self)
+/* Whether the note's content has still to go to the notification thread. */
+static gboolean
+note_is_waiting (const LwnNote *note)
 {
-  g_autoptr (GPtrArray) notes = lwn_notifier_list_notes (self);
+  return note->state == LWN_NOTE_WAITING || note->state == LWN_NOTE_SHOWN_CHANGED;
+}
+
+/* Whether the notification thread is showing the note, the server's answer not in yet. */
+static gboolean
+note_is_sending (const LwnNote *note)
+{
+  return note->state == LWN_NOTE_SENDING || note->state == LWN_NOTE_SENDING_CHANGED
+         || note->state == LWN_NOTE_SENDING_WITHDRAWN;
+}
+
+static gboolean
+lwn_notifier_has_waiting (LwnNotifier *self)
+{
+  g_autoptr (GPtrArray) notes = list_notes (self);
 
   for (guint i = 0; i < notes->len; i++)
-    {
-      LwnNote *note = g_ptr_array_index (notes, i);
-
-      if (note->queued && !note->sending)
-        return TRUE;
-    }
+    if (note_is_waiting (g_ptr_array_index (notes, i)))
+      return TRUE;
   return FALSE;
 }
 
 /* Whether a notification is being sent, its answer not in yet. */
-gboolean
+static gboolean
 lwn_notifier_is_sending (LwnNotifier *self)
 {
-  g_autoptr (GPtrArray) notes = lwn_notifier_list_notes (self);
+  g_autoptr (GPtrArray) notes = list_notes (self);
 
   for (guint i = 0; i < notes->len; i++)
-    if (((LwnNote *) g_ptr_array_index (notes, i))->sending)
+    if (note_is_sending (g_ptr_array_index (notes, i)))
       return TRUE;
   return FALSE;
 }
@@ -155,32 +168,30 @@ clear_grouped (LwnNotifier *self)
   self->n_grouped_untracked = 0;
 }
 
-/* Forgets a notification, and for the group what it counted. */
-void
-lwn_notifier_drop_note (LwnNotifier *self,
-                        LwnNote *note)
+/* Frees a note that has gone, and for the group what it counted. The notification thread lets go of
+ * its notification: it is not shown any more, or it was shown by a server that has gone. */
+static void
+drop_note (LwnNotifier *self,
+           LwnNote *note)
 {
+  if (self->server != NULL)
+    lwn_notify_server_forget (self->server, note->kind, note->item_id);
   switch (note->kind)
     {
       case LWN_NOTE_ITEM:
-        lwn_notifier_forget_notification (self, note);
         g_hash_table_remove (self->items, note->item_id);
         break;
       case LWN_NOTE_GROUP:
-        lwn_notifier_forget_notification (self, note);
         clear_grouped (self);
         g_clear_pointer (&self->group, note_free);
         break;
       case LWN_NOTE_MESSAGE:
-        lwn_notifier_forget_notification (self, note);
         g_clear_pointer (&self->message, note_free);
         break;
       case LWN_NOTE_NOTICE:
-        lwn_notifier_forget_notification (self, note);
         g_clear_pointer (&self->notice, note_free);
         break;
       case LWN_NOTE_REMINDER:
-        lwn_notifier_forget_notification (self, note);
         g_hash_table_remove (self->reminders, note->item_id);
         break;
       default:
@@ -188,10 +199,91 @@ lwn_notifier_drop_note (LwnNotifier *self,
     }
 }
 
-void
-lwn_notifier_dup_group_text (LwnNotifier *self,
-                             char **summary,
-                             char **body)
+/* The state table of lwn-notifier-private.h, with NONE for a blank. */
+#define NONE 0xff
+#define CLOSE 0x100 /* with LWN_NOTE_GONE: the server closes the notification first */
+static const guint note_table[LWN_NOTE_GONE][LWN_NOTE_EVENT_FORGET + 1] = {
+  /* clang-format off */
+  [LWN_NOTE_WAITING] =           { LWN_NOTE_WAITING,         LWN_NOTE_SENDING, NONE,                   NONE,             NONE,             NONE,          LWN_NOTE_WAITING,           NONE,          LWN_NOTE_GONE,              LWN_NOTE_GONE },
+  [LWN_NOTE_SENDING] =           { LWN_NOTE_SENDING_CHANGED, NONE,             LWN_NOTE_SHOWN,         LWN_NOTE_GONE,    LWN_NOTE_WAITING, LWN_NOTE_GONE, LWN_NOTE_SENDING,           NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
+  [LWN_NOTE_SENDING_CHANGED] =   { LWN_NOTE_SENDING_CHANGED, NONE,             LWN_NOTE_SHOWN_CHANGED, LWN_NOTE_WAITING, LWN_NOTE_WAITING, LWN_NOTE_GONE, LWN_NOTE_SENDING_CHANGED,   NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
+  [LWN_NOTE_SENDING_WITHDRAWN] = { LWN_NOTE_SENDING_CHANGED, NONE,             LWN_NOTE_GONE | CLOSE,  LWN_NOTE_GONE,    LWN_NOTE_GONE,    LWN_NOTE_GONE, LWN_NOTE_SENDING_WITHDRAWN, NONE,          LWN_NOTE_SENDING_WITHDRAWN, NONE },
+  [LWN_NOTE_SHOWN] =             { LWN_NOTE_SHOWN_CHANGED,   NONE,             NONE,                   NONE,             NONE,             NONE,          LWN_NOTE_GONE,              LWN_NOTE_GONE, LWN_NOTE_GONE | CLOSE,      LWN_NOTE_GONE },
+  [LWN_NOTE_SHOWN_CHANGED] =     { LWN_NOTE_SHOWN_CHANGED,   LWN_NOTE_SENDING, NONE,                   NONE,             NONE,             NONE,          LWN_NOTE_WAITING,           LWN_NOTE_GONE, LWN_NOTE_GONE | CLOSE,      LWN_NOTE_GONE },
+  /* clang-format on */
+};
+
+static const char *const state_names[] = {
+  "waiting",
+  "sending",
+  "sending-changed",
+  "sending-withdrawn",
+  "shown",
+  "shown-changed",
+  "gone",
+};
+static const char *const event_names[] = {
+  "content",
+  "send",
+  "shown",
+  "shown-by-gone",
+  "not-shown",
+  "refused",
+  "server-changed",
+  "closed",
+  "withdraw",
+  "forget",
+};
+
+/* The one place a note changes state, by the table in lwn-notifier-private.h. A note that goes is
+ * freed here, so the caller must not touch it after LWN_NOTE_GONE. @server_id is the server's id
+ * for LWN_NOTE_EVENT_SHOWN, and unused otherwise.
+ *
+ * Returns: the note's new state, or its old one when the table does not allow @event */
+static LwnNoteState
+note_move (LwnNotifier *self,
+           LwnNote *note,
+           LwnNoteEvent event,
+           guint32 server_id)
+{
+  guint next;
+
+  g_return_val_if_fail (note->state < LWN_NOTE_GONE, LWN_NOTE_GONE);
+
+  next = note_table[note->state][event];
+  if (next == NONE)
+    {
+      g_critical ("A %s notification cannot take the event %s", state_names[note->state], event_names[event]);
+      return note->state;
+    }
+
+  if (next & CLOSE)
+    {
+      if (self->server != NULL)
+        lwn_notify_server_close (self->server, note->kind, note->item_id);
+      next &= ~CLOSE;
+    }
+  if (next == LWN_NOTE_GONE)
+    {
+      drop_note (self, note);
+      return LWN_NOTE_GONE;
+    }
+
+  /* What a server that has gone showed went with it: a note waiting for the next one is new. */
+  if (next == LWN_NOTE_WAITING)
+    note->server_id = 0;
+  else if (event == LWN_NOTE_EVENT_SHOWN)
+    note->server_id = server_id;
+  note->state = next;
+  return note->state;
+}
+#undef NONE
+#undef CLOSE
+
+static void
+dup_group_text (LwnNotifier *self,
+                char **summary,
+                char **body)
 {
   guint count = self->grouped->len + self->n_grouped_untracked;
   guint listed = MIN (self->grouped->len, GROUP_TITLES);
@@ -217,9 +309,9 @@ lwn_notifier_dup_group_text (LwnNotifier *self,
   *body = g_string_free (text, FALSE);
 }
 
-gint
-lwn_note_compare_order (gconstpointer a,
-                        gconstpointer b)
+static gint
+compare_order (gconstpointer a,
+               gconstpointer b)
 {
   const LwnNote *first = *(LwnNote *const *) a;
   const LwnNote *second = *(LwnNote *const *) b;
@@ -231,7 +323,189 @@ static gint
 compare_newest_first (gconstpointer a,
                       gconstpointer b)
 {
-  return lwn_note_compare_order (b, a);
+  return compare_order (b, a);
+}
+
+/* The conversation with the server */
+
+/* What the note's action says, NULL for none. Headlines and reminders open
+ * their article; the notice opens the headlines window. */
+static const char *
+action_label (const LwnNote *note)
+{
+  if (note->kind == LWN_NOTE_NOTICE)
+    /* Translators: a button on the notice that there is no tray; it opens the headlines window. */
+    return _ ("Show Headlines");
+  return lwn_url_is_launchable (note->url) ? _ ("Open") : NULL;
+}
+
+/* Hands the note's content to the notification thread. */
+static void
+send_note (LwnNotifier *self,
+           LwnNote *note)
+{
+  g_autofree char *group_summary = NULL;
+  g_autofree char *group_body = NULL;
+  const char *summary = note->summary;
+  const char *plain_body = note->body;
+
+  if (note->kind == LWN_NOTE_GROUP)
+    {
+      dup_group_text (self, &group_summary, &group_body);
+      summary = group_summary;
+      plain_body = group_body;
+    }
+
+  if (note_move (self, note, LWN_NOTE_EVENT_SEND, 0) != LWN_NOTE_SENDING)
+    return;
+  g_ptr_array_extend_and_steal (note->showing, g_steal_pointer (&note->unshown));
+  note->unshown = g_ptr_array_new_with_free_func (g_free);
+  /* The note's server id updates a shown one in place. */
+  lwn_notify_server_show (self->server, note->kind, note->item_id, note->server_id, summary, plain_body,
+                          action_label (note), note->kind == LWN_NOTE_NOTICE ? "show-headlines" : NULL,
+                          note->category);
+}
+
+/* Sends what the server has not got yet, oldest first, as much as the server takes now: the one way
+ * to the notification thread for showing. */
+static void
+deliver_waiting (LwnNotifier *self)
+{
+  g_autoptr (GPtrArray) notes = NULL;
+  guint sendable;
+
+  /* Disposed of: the thread has gone, and what is announced now is never shown. */
+  if (self->server == NULL || !lwn_notifier_has_waiting (self))
+    return;
+
+  sendable = lwn_notify_server_count_sendable (self->server, lwn_notifier_is_sending (self));
+  if (sendable == 0)
+    return;
+
+  notes = list_notes (self);
+  g_ptr_array_sort (notes, compare_order);
+  for (guint i = 0; i < notes->len && sendable > 0; i++)
+    {
+      LwnNote *note = g_ptr_array_index (notes, i);
+
+      if (note_is_waiting (note))
+        {
+          send_note (self, note);
+          sendable--;
+        }
+    }
+}
+
+/* A new server (or none) knows none of our ids: what the old one showed is forgotten, what waits
+ * stays, and what is being sent is settled by its answer. */
+static void
+server_changed (LwnNotifier *self)
+{
+  g_autoptr (GPtrArray) notes = list_notes (self);
+
+  for (guint i = 0; i < notes->len; i++)
+    note_move (self, g_ptr_array_index (notes, i), LWN_NOTE_EVENT_SERVER_CHANGED, 0);
+}
+
+/* The notification thread showed a note, or could not. */
+static void
+shown (LwnNotifier *self,
+       LwnNotifyServerEvent event,
+       const LwnNotifyResult *result)
+{
+  static const LwnNoteEvent note_events[] = {
+    [LWN_NOTIFY_SERVER_SHOWN] = LWN_NOTE_EVENT_SHOWN,
+    [LWN_NOTIFY_SERVER_SHOWN_BY_GONE] = LWN_NOTE_EVENT_SHOWN_BY_GONE,
+    [LWN_NOTIFY_SERVER_NOT_SHOWN] = LWN_NOTE_EVENT_NOT_SHOWN,
+    [LWN_NOTIFY_SERVER_REFUSED] = LWN_NOTE_EVENT_REFUSED,
+  };
+  LwnNote *note = find_note (self, result->kind, result->item_id);
+  g_autoptr (GPtrArray) carried = NULL;
+
+  g_return_if_fail (note != NULL && note_is_sending (note));
+
+  carried = g_steal_pointer (&note->showing);
+  note->showing = g_ptr_array_new_with_free_func (g_free);
+  /* Not shown: what it carried goes again with it, if it goes again. */
+  if (result->error != NULL)
+    g_ptr_array_extend_and_steal (note->unshown, g_steal_pointer (&carried));
+
+  note_move (self, note, note_events[event], result->id);
+  deliver_waiting (self);
+
+  /* Told last: the notifier's books are in order for whatever the handlers do. */
+  if (carried != NULL && carried->len > 0)
+    {
+      g_ptr_array_add (carried, NULL);
+      g_signal_emit_by_name (self, "shown", carried->pdata);
+    }
+}
+
+/* The person acted on a notification that the current server shows. */
+static void
+action_invoked (LwnNotifier *self,
+                const LwnNotifyResult *result)
+{
+  LwnNote *note = find_note (self, result->kind, result->item_id);
+
+  if (note == NULL || note->server_id == 0 || note->server_id != result->id)
+    return;
+
+  if (note->kind == LWN_NOTE_NOTICE)
+    g_signal_emit_by_name (self, "show-all", NULL, result->activation_token);
+  else if (!lwn_url_is_launchable (note->url))
+    return;
+  else if (note->kind == LWN_NOTE_GROUP)
+    g_signal_emit_by_name (self, "show-all", note->url, result->activation_token);
+  else if (note->kind == LWN_NOTE_ITEM)
+    g_signal_emit_by_name (self, "open", note->item_id, note->url, result->activation_token);
+  else if (note->kind == LWN_NOTE_REMINDER)
+    g_signal_emit_by_name (self, "open-reminder", note->item_id, note->url, result->activation_token);
+}
+
+/* Expired, dismissed or closed: a group's next batch counts from nothing. */
+static void
+notification_closed (LwnNotifier *self,
+                     const LwnNotifyResult *result)
+{
+  LwnNote *note = find_note (self, result->kind, result->item_id);
+
+  if (note != NULL && (note->state == LWN_NOTE_SHOWN || note->state == LWN_NOTE_SHOWN_CHANGED)
+      && note->server_id == result->id)
+    note_move (self, note, LWN_NOTE_EVENT_CLOSED, 0);
+}
+
+static void
+server_event_cb (LwnNotifyServerEvent event,
+                 const LwnNotifyResult *result,
+                 gpointer user_data)
+{
+  LwnNotifier *self = user_data;
+
+  switch (event)
+    {
+      case LWN_NOTIFY_SERVER_APPEARED:
+      case LWN_NOTIFY_SERVER_READY:
+        deliver_waiting (self);
+        break;
+      case LWN_NOTIFY_SERVER_CHANGED:
+        server_changed (self);
+        break;
+      case LWN_NOTIFY_SERVER_SHOWN:
+      case LWN_NOTIFY_SERVER_SHOWN_BY_GONE:
+      case LWN_NOTIFY_SERVER_NOT_SHOWN:
+      case LWN_NOTIFY_SERVER_REFUSED:
+        shown (self, event, result);
+        break;
+      case LWN_NOTIFY_SERVER_ACTION:
+        action_invoked (self, result);
+        break;
+      case LWN_NOTIFY_SERVER_CLOSED:
+        notification_closed (self, result);
+        break;
+      default:
+        g_assert_not_reached ();
+    }
 }
 
 /* Showing and withdrawing */
@@ -252,13 +526,12 @@ update_note (LwnNotifier *self,
   g_free (note->url);
   note->url = g_strdup (url);
   note->category = category;
-  note->withdrawn = FALSE;
-  note->queued = TRUE;
   note->order = ++self->next_order;
 
   /* A note being sent goes again, with its id, once the server answers. */
-  if (!note->sending)
-    lwn_notifier_deliver_queued (self);
+  note_move (self, note, LWN_NOTE_EVENT_CONTENT, 0);
+  if (note_is_waiting (note))
+    deliver_waiting (self);
 }
 
 static void
@@ -267,19 +540,12 @@ withdraw_note (LwnNotifier *self,
 {
   if (note->kind == LWN_NOTE_GROUP)
     clear_grouped (self);
-  if (note->sending)
-    {
-      note->withdrawn = TRUE;
-      note->queued = FALSE;
-      return;
-    }
-
-  if (note->id != 0)
-    lwn_notifier_close_notification (self, note);
-  lwn_notifier_drop_note (self, note);
+  note_move (self, note, LWN_NOTE_EVENT_WITHDRAW, 0);
 }
 
-/* Forgets the oldest notification of @notes a server showed. */
+/* Forgets the oldest notification of @notes that a server showed, or if none, the oldest that
+ * waits: a server that does not answer must not make @notes grow without end. A note being sent
+ * stays until the server answers. */
 static void
 forget_oldest (LwnNotifier *self,
                GHashTable *notes)
@@ -293,11 +559,15 @@ forget_oldest (LwnNotifier *self,
     {
       LwnNote *note = value;
 
-      if (note->id != 0 && !note->sending && !note->queued && (oldest == NULL || note->order < oldest->order))
+      if (note_is_sending (note))
+        continue;
+      /* A shown note goes before any that waits. */
+      if (oldest == NULL || (note->state == LWN_NOTE_SHOWN) > (oldest->state == LWN_NOTE_SHOWN)
+          || ((note->state == LWN_NOTE_SHOWN) == (oldest->state == LWN_NOTE_SHOWN) && note->order < oldest->order))
         oldest = note;
     }
   if (oldest != NULL)
-    lwn_notifier_drop_note (self, oldest);
+    note_move (self, oldest, LWN_NOTE_EVENT_FORGET, 0);
 }
 
 static void
@@ -334,7 +604,7 @@ list_waiting_items (LwnNotifier *self)
     {
       LwnNote *note = value;
 
-      if (note->queued && !note->sending && note->id == 0)
+      if (note->state == LWN_NOTE_WAITING)
         g_ptr_array_add (waiting, note);
     }
   g_ptr_array_sort (waiting, compare_newest_first);
@@ -395,7 +665,7 @@ announce_group (LwnNotifier *self,
       LwnNote *note = g_ptr_array_index (waiting, i);
 
       group_add (self, &position, added, note->item_id, note->summary);
-      lwn_notifier_drop_note (self, note);
+      note_move (self, note, LWN_NOTE_EVENT_FORGET, 0);
     }
   if (added->len == 0 && self->group != NULL)
     return;
@@ -430,8 +700,7 @@ lwn_notifier_dispose (GObject *object)
 {
   LwnNotifier *self = LWN_NOTIFIER (object);
 
-  lwn_notifier_unwatch_server (self);
-  g_clear_object (&self->bus);
+  g_clear_pointer (&self->server, lwn_notify_server_free);
 
   G_OBJECT_CLASS (lwn_notifier_parent_class)->dispose (object);
 }
@@ -449,7 +718,6 @@ lwn_notifier_finalize (GObject *object)
   g_clear_pointer (&self->notice, note_free);
   g_hash_table_unref (self->reminders);
   g_free (self->site_name);
-  g_free (self->owner);
 
   G_OBJECT_CLASS (lwn_notifier_parent_class)->finalize (object);
 }
@@ -534,8 +802,7 @@ lwn_notifier_new (GDBusConnection *bus)
   g_return_val_if_fail (G_IS_DBUS_CONNECTION (bus), NULL);
 
   self = g_object_new (LWN_TYPE_NOTIFIER, NULL);
-  self->bus = g_object_ref (bus);
-  lwn_notifier_watch_server (self);
+  self->server = lwn_notify_server_new (bus, server_event_cb, self);
   return self;
 }
 
@@ -578,7 +845,7 @@ lwn_notifier_announce (LwnNotifier *self,
   /* What no server showed yet would come all at once when one appears:
    * beyond @max_single it comes as one notification, which also keeps what
    * waits bounded. */
-  if (!self->caps_known)
+  if (self->server == NULL || !lwn_notify_server_is_ready (self->server))
     {
       waiting = list_waiting_items (self);
       if (waiting->len + items->len > max_single)
@@ -642,7 +909,7 @@ lwn_notifier_withdraw_all (LwnNotifier *self)
 
   g_return_if_fail (LWN_IS_NOTIFIER (self));
 
-  notes = lwn_notifier_list_notes (self);
+  notes = list_notes (self);
   for (guint i = 0; i < notes->len; i++)
     {
       LwnNote *note = g_ptr_array_index (notes, i);
@@ -803,4 +1070,22 @@ lwn_notifier_count_kept (LwnNotifier *self)
 
   return g_hash_table_size (self->items) + (self->group != NULL) + self->grouped->len + (self->message != NULL) + (self->notice != NULL)
          + g_hash_table_size (self->reminders);
+}
+
+gboolean
+lwn_notifier_sync (LwnNotifier *self)
+{
+  g_return_val_if_fail (LWN_IS_NOTIFIER (self), FALSE);
+
+  return self->server != NULL && lwn_notify_server_sync (self->server);
+}
+
+void
+lwn_notifier_set_retry_interval (LwnNotifier *self,
+                                 gint64 interval)
+{
+  g_return_if_fail (LWN_IS_NOTIFIER (self));
+
+  if (self->server != NULL)
+    lwn_notify_server_set_retry_interval (self->server, interval);
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The preferences window: every control is bound to its GSettings key, applies at once and
- * follows changes made elsewhere; the window holds no state of its own. */
+/* This file builds the preferences window. Every control is bound to a GSettings key, applies at
+ * once and follows changes made elsewhere; the window holds no state of its own. */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "lwn-preferences-window.h"
+#include "lwn-window-accessible.h"
 #include "lwn-url.h"
 
 #define CUSTOM_FEED_ID "custom"
@@ -65,7 +66,7 @@ enum
 
 static guint signals[N_SIGNALS];
 
-/* LWN's own feeds; any other address is "Custom…". */
+/* These are LWN's own feeds. The window shows any other address as "Custom…". */
 /* clang-format off */
 static const struct
 {
@@ -103,7 +104,7 @@ format_interval (guint seconds)
   return g_strdup_printf (ngettext ("%u second", "%u seconds", seconds), seconds);
 }
 
-/* The position of the item with @id in a GtkComboBoxText, or -1. */
+/* Returns the position of the item with @id in a GtkComboBoxText, or -1. */
 static int
 combo_find (GtkComboBoxText *combo,
             const char *id)
@@ -183,8 +184,8 @@ name_accessible (GtkWidget *widget,
     }
 }
 
-/* A screen reader names a control after what a sighted person reads next to it:
- * the row's title, and describes it with the subtitle. The mnemonic widget
+/* A screen reader names a control after what a sighted person reads next to it,
+ * which is the row's title, and describes the control with the subtitle. The mnemonic widget
  * already gives the labelled-by relation; the name is set too because GTK 3
  * leaves switches, spin buttons and entries nameless without it. A combo box
  * takes the keyboard focus on an inner toggle button with an accessible of its
@@ -259,7 +260,7 @@ feed_combo_changed_cb (GtkComboBox *combo,
   gtk_widget_set_visible (self->custom_row, g_strcmp0 (gtk_combo_box_get_active_id (combo), CUSTOM_FEED_ID) == 0);
 }
 
-/* Why @text cannot be a feed address, or NULL when it can. */
+/* Returns why @text cannot be a feed address, or NULL when it can be one. */
 static const char *
 feed_url_problem (const char *text)
 {
@@ -522,8 +523,8 @@ lwn_preferences_window_dispose (GObject *object)
 {
   LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
 
-  /* The settings outlive the window: nothing of theirs may reach its
-   * controls once they are destroyed. */
+  /* The settings outlive the window, so no signal or binding of the settings
+   * may reach the window's controls once the controls are destroyed. */
   if (self->settings != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->settings, self);
@@ -563,6 +564,7 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   object_class->set_property = lwn_preferences_window_set_property;
   object_class->dispose = lwn_preferences_window_dispose;
   object_class->finalize = lwn_preferences_window_finalize;
+  gtk_widget_class_set_accessible_type (widget_class, LWN_TYPE_WINDOW_ACCESSIBLE);
 
   /**
    * LwnPreferencesWindow:settings:
@@ -653,8 +655,8 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
 
 /**
  * lwn_preferences_window_new:
- * @application: the application the window belongs to; its "app.autostart"
- *   action drives the Start at login switch
+ * @application: the application that the window belongs to. The
+ *   application's "app.autostart" action drives the Start at login switch.
  * @settings: the settings to show and change
  *
  * Creates the preferences window. Every control applies at once; the window

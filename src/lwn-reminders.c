@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* LwnReminder, a reference-counted value never changed after construction, and LwnReminders, the set of
- * them in the order they were set, bounded to the newest LWN_REMINDERS_MAX. The set is the main thread's;
- * a save's worker only holds references to reminders. */
+/* This file holds LwnReminder, a reference-counted value that never changes after construction, and
+ * LwnReminders, the set of reminders in the order they were set, which keeps only the newest
+ * LWN_REMINDERS_MAX. The set belongs to the main thread; a save's worker only holds references to
+ * reminders. */
 
 #include "config.h"
 
@@ -21,13 +22,14 @@ struct _LwnReminder
 
 struct _LwnReminders
 {
-  GPtrArray *order;  /* LwnReminder*, the one set longest ago first */
+  GPtrArray *order;  /* LwnReminder*, in the order they were set, the one set longest ago first */
   GHashTable *by_id; /* item id → LwnReminder*, owned by order */
 };
 
-/* What the state file holds faithfully: non-empty valid UTF-8 of at most
- * @max_bytes, without control characters (GKeyFile drops a leading form
- * feed, and an id or a link has no business holding any). */
+/* Tells whether the state file can hold @text faithfully: @text must be
+ * non-empty valid UTF-8 of at most @max_bytes, without control characters.
+ * GKeyFile drops a leading form feed, and an id or a link has no business
+ * holding any control character. */
 static gboolean
 is_storable (const char *text,
              gsize max_bytes)
@@ -44,7 +46,8 @@ is_storable (const char *text,
   return TRUE;
 }
 
-/* At most LWN_REMINDER_MAX_TITLE_CHARS characters of valid UTF-8. */
+/* Returns @title as valid UTF-8, shortened to at most
+ * LWN_REMINDER_MAX_TITLE_CHARS characters. */
 static char *
 dup_short_title (const char *title)
 {
@@ -64,7 +67,7 @@ dup_short_title (const char *title)
  *   without control characters
  * @title: its title, in plain text; shortened to %LWN_REMINDER_MAX_TITLE_CHARS
  *   characters, and made valid UTF-8
- * @url: the full-article URL to open once it is free: http(s), at most
+ * @url: the full-article URL to open once the article is free: http(s), at most
  *   %LWN_REMINDER_MAX_URL_BYTES
  * @free_on: when the article becomes free to read
  *
@@ -157,7 +160,7 @@ lwn_reminder_get_free_on (const LwnReminder *self)
  * @self: a reminder
  * @now: the present
  *
- * Returns: %TRUE from the moment the article is free on
+ * Returns: %TRUE from the moment the article becomes free
  */
 gboolean
 lwn_reminder_is_due (const LwnReminder *self,
@@ -194,10 +197,11 @@ lwn_reminders_free (LwnReminders *self)
  * @self: a set of reminders
  * @reminder: the reminder to add; the set takes a reference
  * @evicted: (out) (optional) (transfer full) (nullable): the reminder set
- *   longest ago, when the set was full and it made room for @reminder
+ *   longest ago, when the set was full and dropped that reminder to make
+ *   room for @reminder
  *
- * Adds @reminder as the one set last, replacing one for the same item. A
- * full set forgets the one set longest ago.
+ * Adds @reminder as the reminder set last, replacing any reminder for the
+ * same item. When the set is full, it forgets the reminder set longest ago.
  *
  * Returns: %TRUE (the set always changes)
  */
@@ -293,8 +297,8 @@ compare_free_on (gconstpointer a,
  *
  * Takes the reminders whose article is free at @now out of the set.
  *
- * Returns: (transfer full) (element-type LwnReminder): those reminders, the
- *   one free first first; empty when none is due
+ * Returns: (transfer full) (element-type LwnReminder): those reminders, in
+ *   the order they became free, earliest first; empty when none is due
  */
 GPtrArray *
 lwn_reminders_take_due (LwnReminders *self,
@@ -317,7 +321,8 @@ lwn_reminders_take_due (LwnReminders *self,
       g_hash_table_remove (self->by_id, reminder->item_id);
       g_ptr_array_add (due, g_ptr_array_steal_index (self->order, i));
     }
-  /* Stable: reminders free at the same moment keep the order they were set in. */
+  /* The sort is stable, so reminders that become free at the same moment keep
+   * the order they were set in. */
   g_ptr_array_sort (due, compare_free_on);
   return due;
 }
@@ -327,7 +332,8 @@ lwn_reminders_take_due (LwnReminders *self,
  * @self: a set of reminders
  *
  * Returns: (transfer full) (element-type LwnReminder): every reminder, the
- *   one set longest ago first; references, safe to hand to another thread
+ *   one set longest ago first. The array holds references, so it is safe to
+ *   hand to another thread.
  */
 GPtrArray *
 lwn_reminders_dup_all (LwnReminders *self)

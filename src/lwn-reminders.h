@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reminders to read a subscriber-only article once it is free: immutable values, and the bounded set of them. */
+/* This module keeps reminders to read a subscriber-only article once it is free: each reminder is an immutable value, and their set is bounded. */
 #pragma once
 
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-/* The set keeps the reminders set last, this many at most. */
+/* The set keeps at most this many reminders, the ones set last. */
 #define LWN_REMINDERS_MAX            200
 /* Longer ids and URLs get no reminder; longer titles are shortened. These
  * bound what the reminders add to the state file. */
 #define LWN_REMINDER_MAX_ID_BYTES    2048
 #define LWN_REMINDER_MAX_URL_BYTES   2048
 #define LWN_REMINDER_MAX_TITLE_CHARS 200
-/* What a full set can take in the state file: each field escaped (at most
- * two bytes a byte), a title of four-byte characters, the time and the
- * separators. */
+/* This is the most that a full set can take in the state file. It counts
+ * each field escaped (at most two bytes for each byte), a title of four-byte
+ * characters, the time and the separators. */
 #define LWN_REMINDERS_MAX_SAVED_BYTES \
   (LWN_REMINDERS_MAX * (2 * (LWN_REMINDER_MAX_ID_BYTES + LWN_REMINDER_MAX_URL_BYTES + 4 * (LWN_REMINDER_MAX_TITLE_CHARS + 1)) + 256))
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Text is folded one character at a time: decomposed for compatibility (NFKD: "ﬁ" is "fi", "é" is "e" and
- * an accent), its marks dropped, then case-folded in full ("ß" is "ss", "Σ" and "ς" are "σ"). A query's
- * words are folded the same way, and each must be found somewhere in the folded text. Folding character
- * by character keeps, for highlighting, where in the original text each folded byte came from. */
+/* This file folds text one character at a time: each character is decomposed for compatibility (NFKD: "ﬁ"
+ * is "fi", "é" is "e" and an accent), the marks are dropped, and the rest is case-folded in full ("ß" is
+ * "ss", "Σ" and "ς" are "σ"). The words of a query are folded the same way, and each word must be found
+ * somewhere in the folded text. Because the folding goes character by character, it keeps where in the
+ * original text each folded byte came from, which highlighting needs. */
 
 #include "config.h"
 
@@ -10,15 +11,15 @@
 
 #include "lwn-search.h"
 
-/* Shared by the views that show its matches, and immutable. */
+/* The views that show a query's matches share the query, which never changes once made. */
 struct _LwnSearchQuery
 {
   gatomicrefcount ref_count;
   GPtrArray *words; /* folded, none empty */
 };
 
-/* Appends the folding of @c to @out; with @origin, the byte offset of @c in
- * the text for each byte appended. */
+/* Appends the folding of @c to @out. When @origin is not NULL, it also gets
+ * the byte offset of @c in the text, once for each byte appended. */
 static void
 fold_char (gunichar c,
            gsize offset,
@@ -53,7 +54,8 @@ fold_char (gunichar c,
       g_array_append_val (origin, offset);
 }
 
-/* Folds @text; @origin, if not NULL, gets one source offset per byte. */
+/* Folds @text. When @origin is not NULL, it gets one source offset for each
+ * folded byte. */
 static char *
 fold (const char *text,
       GArray *origin)
@@ -81,7 +83,7 @@ lwn_search_fold (const char *text)
 
 /**
  * lwn_search_query_new:
- * @text: what the person typed: words apart by white space
+ * @text: what the person typed, with words separated by white space
  *
  * Returns: (transfer full): the query, which matches everything when @text
  *   has no word
@@ -101,7 +103,7 @@ lwn_search_query_new (const char *text)
   words = g_strsplit_set (folded, " \t\n\r\f\v", -1);
   for (guint i = 0; words[i] != NULL; i++)
     {
-      /* Of the same word twice, once is enough. */
+      /* A word typed twice is kept only once, which is enough to match it. */
       if (*words[i] != '\0' && !g_ptr_array_find_with_equal_func (query->words, words[i], g_str_equal, NULL))
         g_ptr_array_add (query->words, g_steal_pointer (&words[i]));
     }
@@ -178,7 +180,7 @@ lwn_search_query_highlight (const LwnSearchQuery *query,
   folded = fold (text, origin);
   lit = g_new0 (gboolean, length + 1);
 
-  /* Every byte of every source character that folded into a match. */
+  /* This marks every byte of every source character that folded into a match. */
   for (guint i = 0; i < query->words->len; i++)
     {
       const char *word = g_ptr_array_index (query->words, i);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Finding headlines by words: text folded for comparison (case and accents aside, in any language), and queries. */
+/* This module finds headlines by words: it folds text for comparison, setting case and accents aside in any language, and matches queries against it. */
 #pragma once
 
 #include <glib.h>

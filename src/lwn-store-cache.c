@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The feed cache: the last good body of a feed, one file per URL, written and read on any thread. */
+/* The feed cache: the last good body of a feed, one file per URL, written and read on any thread. It knows no
+ * store: the store object names the files and calls down to this one, which calls only lwn-store-file.c. */
 
 #include "config.h"
 
@@ -10,7 +11,8 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "lwn-store-private.h"
+#include "lwn-store-cache.h"
+#include "lwn-store-file.h"
 
 #define CACHE_FILE_PREFIX "feed-"
 /* A cache file is this line, a line holding the content type (empty when
@@ -24,51 +26,38 @@
 static gboolean
 content_type_is_storable (const char *value)
 {
-  return lwn_store_value_is_storable (value) && strpbrk (value, "\r\n") == NULL && g_utf8_validate (value, -1, NULL);
-}
-
-/* The cache file of exactly @feed_url, whether or not it moved. */
-char *
-lwn_store_build_feed_cache_path (LwnStore *self,
-                                 const char *feed_url)
-{
-  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, feed_url, -1);
-  g_autofree char *name = g_strconcat (CACHE_FILE_PREFIX, hash, NULL);
-
-  return g_build_filename (self->cache_dir, name, NULL);
+  return lwn_store_file_value_is_storable (value) && strpbrk (value, "\r\n") == NULL && g_utf8_validate (value, -1, NULL);
 }
 
 /**
- * lwn_store_dup_feed_cache_path:
- * @self: a #LwnStore
+ * lwn_store_cache_build_path:
+ * @cache_dir: the cache folder
  * @feed_url: a feed URL
  *
- * Names the file that keeps the last good body of @feed_url: one file per
- * URL in the cache folder, named after a hash of the URL. For a configured
- * URL known to have moved (lwn_store_set_moved_url()), that is the file of
- * where it moved. Call it on the thread that owns @self and hand the path
- * to a worker for lwn_store_write_feed_cache().
+ * Names the cache file of exactly @feed_url: one file per URL in
+ * @cache_dir, named after a hash of the URL. The store resolves a moved
+ * URL before it asks.
  *
  * Returns: (transfer full): the path of the cache file for @feed_url
  */
 char *
-lwn_store_dup_feed_cache_path (LwnStore *self,
-                               const char *feed_url)
+lwn_store_cache_build_path (const char *cache_dir,
+                            const char *feed_url)
 {
-  g_return_val_if_fail (LWN_IS_STORE (self), NULL);
-  g_return_val_if_fail (feed_url != NULL, NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, feed_url, -1);
+  g_autofree char *name = g_strconcat (CACHE_FILE_PREFIX, hash, NULL);
 
-  return lwn_store_build_feed_cache_path (self, lwn_store_resolve_url (self, feed_url));
+  return g_build_filename (cache_dir, name, NULL);
 }
 
 /**
- * lwn_store_write_feed_cache:
- * @path: a path from lwn_store_dup_feed_cache_path()
+ * lwn_store_cache_write:
+ * @path: a path from lwn_store_cache_build_path()
  * @body: the raw bytes of the last good response
  * @content_type: (nullable): its `Content-Type`
  * @error: return location for a #GError
  *
- * Keeps @body and @content_type at @path for lwn_store_load_feed_body(),
+ * Keeps @body and @content_type at @path for lwn_store_cache_read(),
  * atomically and durably, creating the folder (mode 0700) if needed.
  * Touches no store, so any thread may call it; on failure the previous
  * copy stays as it was.
@@ -76,10 +65,10 @@ lwn_store_dup_feed_cache_path (LwnStore *self,
  * Returns: %TRUE on success; %FALSE with %LWN_STORE_ERROR_IO otherwise
  */
 gboolean
-lwn_store_write_feed_cache (const char *path,
-                            GBytes *body,
-                            const char *content_type,
-                            GError **error)
+lwn_store_cache_write (const char *path,
+                       GBytes *body,
+                       const char *content_type,
+                       GError **error)
 {
   g_autoptr (GByteArray) contents = NULL;
   const guint8 *data;
@@ -106,14 +95,27 @@ lwn_store_write_feed_cache (const char *path,
   if (length > 0)
     g_byte_array_append (contents, data, length);
 
-  return lwn_store_write_atomically (path, (const char *) contents->data, contents->len, error);
+  return lwn_store_file_write_atomically (path, (const char *) contents->data, contents->len, error);
 }
 
-/* Reads back a file of lwn_store_write_feed_cache(), on any thread. */
-static GBytes *
-read_feed_cache (const char *path,
-                 char **out_content_type,
-                 GError **error)
+/**
+ * lwn_store_cache_read:
+ * @path: a path from lwn_store_cache_build_path()
+ * @out_content_type: (out) (optional) (nullable) (transfer full): the
+ *   recorded `Content-Type`, or %NULL if none was recorded
+ * @error: return location for a #GError
+ *
+ * Reads back a file of lwn_store_cache_write(), on any thread.
+ *
+ * Returns: (transfer full) (nullable): the body; %NULL without an error
+ *   when nothing is cached at @path; %NULL with %LWN_STORE_ERROR_IO when
+ *   the file cannot be read, or %LWN_STORE_ERROR_CORRUPT when it is not
+ *   one we wrote
+ */
+GBytes *
+lwn_store_cache_read (const char *path,
+                      char **out_content_type,
+                      GError **error)
 {
   g_autoptr (GError) local_error = NULL;
   g_autoptr (GBytes) whole = NULL;
@@ -123,7 +125,7 @@ read_feed_cache (const char *path,
   gsize length = 0;
   gsize offset;
 
-  switch (lwn_store_read_bounded (path, MAX_CACHE_FILE_BYTES, &contents, &length, &local_error))
+  switch (lwn_store_file_read_bounded (path, MAX_CACHE_FILE_BYTES, &contents, &length, &local_error))
     {
       case LWN_STORE_READ_OK:
         break;
@@ -164,73 +166,6 @@ read_feed_cache (const char *path,
   return g_bytes_new_from_bytes (whole, offset, length - offset);
 }
 
-/**
- * lwn_store_save_feed_body:
- * @self: a #LwnStore
- * @feed_url: the URL @body was fetched from
- * @body: the raw bytes of the last good response
- * @content_type: (nullable): its `Content-Type`
- * @error: return location for a #GError
- *
- * lwn_store_write_feed_cache() to the file of @feed_url, on the calling
- * thread.
- *
- * Returns: %TRUE on success; %FALSE with %LWN_STORE_ERROR_IO otherwise
- */
-gboolean
-lwn_store_save_feed_body (LwnStore *self,
-                          const char *feed_url,
-                          GBytes *body,
-                          const char *content_type,
-                          GError **error)
-{
-  g_autofree char *path = NULL;
-
-  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
-  g_return_val_if_fail (feed_url != NULL, FALSE);
-  g_return_val_if_fail (body != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  path = lwn_store_dup_feed_cache_path (self, feed_url);
-  return lwn_store_write_feed_cache (path, body, content_type, error);
-}
-
-/**
- * lwn_store_load_feed_body:
- * @self: a #LwnStore
- * @feed_url: the URL whose cached body is wanted
- * @out_content_type: (out) (optional) (nullable) (transfer full): the
- *   recorded `Content-Type`, or %NULL if none was recorded
- * @error: return location for a #GError
- *
- * Reads back the body kept by lwn_store_write_feed_cache() for @feed_url,
- * on the calling thread; lwn_store_load_feed_body_async() does it on a
- * worker.
- *
- * Returns: (transfer full) (nullable): the body; %NULL without an error
- *   when nothing is cached for @feed_url; %NULL with %LWN_STORE_ERROR_IO
- *   when the file cannot be read, or %LWN_STORE_ERROR_CORRUPT when it is
- *   not one we wrote
- */
-GBytes *
-lwn_store_load_feed_body (LwnStore *self,
-                          const char *feed_url,
-                          char **out_content_type,
-                          GError **error)
-{
-  g_autofree char *path = NULL;
-
-  g_return_val_if_fail (LWN_IS_STORE (self), NULL);
-  g_return_val_if_fail (feed_url != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (out_content_type != NULL)
-    *out_content_type = NULL;
-
-  path = lwn_store_dup_feed_cache_path (self, feed_url);
-  return read_feed_cache (path, out_content_type, error);
-}
-
 /* Tells our GTasks from others in the _finish function. */
 static char load_source_tag;
 
@@ -262,7 +197,7 @@ load_feed_body_thread (GTask *task,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  cached->body = read_feed_cache (task_data, &cached->content_type, &error);
+  cached->body = lwn_store_cache_read (task_data, &cached->content_type, &error);
   if (error != NULL)
     g_task_return_error (task, error);
   else
@@ -270,38 +205,38 @@ load_feed_body_thread (GTask *task,
 }
 
 /**
- * lwn_store_load_feed_body_async:
- * @self: a #LwnStore
- * @feed_url: the URL whose cached body is wanted
+ * lwn_store_cache_read_async:
+ * @source_object: the object that the task reports for
+ * @path: a path from lwn_store_cache_build_path()
  * @cancellable: (nullable): a #GCancellable
  * @callback: called on this thread's main context with the result
  * @user_data: data for @callback
  *
- * Reads the body kept for @feed_url on a worker thread, as
- * lwn_store_load_feed_body() does on the calling one.
+ * Reads the file at @path on a worker thread, as lwn_store_cache_read()
+ * does on the calling one.
  */
 void
-lwn_store_load_feed_body_async (LwnStore *self,
-                                const char *feed_url,
-                                GCancellable *cancellable,
-                                GAsyncReadyCallback callback,
-                                gpointer user_data)
+lwn_store_cache_read_async (gpointer source_object,
+                            const char *path,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
 
-  g_return_if_fail (LWN_IS_STORE (self));
-  g_return_if_fail (feed_url != NULL);
+  g_return_if_fail (G_IS_OBJECT (source_object));
+  g_return_if_fail (path != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
+  task = g_task_new (source_object, cancellable, callback, user_data);
   g_task_set_source_tag (task, &load_source_tag);
-  g_task_set_task_data (task, lwn_store_dup_feed_cache_path (self, feed_url), g_free);
+  g_task_set_task_data (task, g_strdup (path), g_free);
   g_task_run_in_thread (task, load_feed_body_thread);
 }
 
 /**
- * lwn_store_load_feed_body_finish:
- * @self: a #LwnStore
+ * lwn_store_cache_read_finish:
+ * @source_object: the object given to lwn_store_cache_read_async()
  * @result: the #GAsyncResult given to the callback
  * @out_content_type: (out) (optional) (nullable) (transfer full): the
  *   recorded `Content-Type`, or %NULL if none was recorded
@@ -309,18 +244,17 @@ lwn_store_load_feed_body_async (LwnStore *self,
  *
  * Returns: (transfer full) (nullable): the body; %NULL without an error
  *   when nothing is cached; %NULL with an error as from
- *   lwn_store_load_feed_body(), or %G_IO_ERROR_CANCELLED
+ *   lwn_store_cache_read(), or %G_IO_ERROR_CANCELLED
  */
 GBytes *
-lwn_store_load_feed_body_finish (LwnStore *self,
-                                 GAsyncResult *result,
-                                 char **out_content_type,
-                                 GError **error)
+lwn_store_cache_read_finish (gpointer source_object,
+                             GAsyncResult *result,
+                             char **out_content_type,
+                             GError **error)
 {
   g_autoptr (CachedBody) cached = NULL;
 
-  g_return_val_if_fail (LWN_IS_STORE (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, source_object), NULL);
   g_return_val_if_fail (g_async_result_is_tagged (result, &load_source_tag), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -340,8 +274,8 @@ lwn_store_load_feed_body_finish (LwnStore *self,
  * holds a copy: a worker may have written the new URL's body before the
  * move was recorded, and that copy is the newer one. */
 void
-lwn_store_move_feed_cache (const char *from_path,
-                           const char *to_path)
+lwn_store_cache_move (const char *from_path,
+                      const char *to_path)
 {
   int saved_errno;
 

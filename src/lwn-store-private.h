@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What the store's files share: its fields, its id sets and the bounded reads and atomic writes of its files. */
+/* What the store object, its state file and its id sets share: the store's fields and the id sets. */
 #pragma once
 
 #include "lwn-store.h"
@@ -8,19 +8,17 @@ G_BEGIN_DECLS
 
 /* The id sets keep at least this many ids each, and twice as many as the
  * largest feed shown (lwn_store_note_shown_ids()), up to the limit. */
-#define LWN_STORE_MAX_IDS          1000
-#define LWN_STORE_MAX_IDS_LIMIT    10000
+#define LWN_STORE_MAX_IDS 1000
+#define LWN_STORE_MAX_IDS_LIMIT 10000
 /* Longer ids, and ids that are not UTF-8, are kept as their SHA-256, so
  * that a full set stays small on disk and in memory. */
-#define LWN_STORE_MAX_ID_BYTES     256
+#define LWN_STORE_MAX_ID_BYTES 256
 /* Older versions kept ids up to this long as they are: such ids in their
  * files are taken as their SHA-256. */
 #define LWN_STORE_MAX_OLD_ID_BYTES 4096
-/* URLs, validators and content types; anything longer on disk is not ours. */
-#define LWN_STORE_MAX_VALUE_BYTES  8192
 
 /* A digest key: this byte, never found in UTF-8, then the hex digest. */
-#define LWN_STORE_DIGEST_MARK      '\xff'
+#define LWN_STORE_DIGEST_MARK '\xff'
 #define LWN_STORE_DIGEST_HEX_BYTES 64
 #define LWN_STORE_DIGEST_KEY_BYTES (1 + LWN_STORE_DIGEST_HEX_BYTES + 1)
 
@@ -33,7 +31,7 @@ G_BEGIN_DECLS
  * kept as they are (a digest is shorter) and a full set of pending
  * announcements, every byte escaped, each with a separator, a full set of
  * reminders, and 1 MiB for the other keys; about 15 MiB. */
-#define LWN_STORE_MAX_STATE_BYTES \
+#define LWN_STORE_MAX_STATE_BYTES                                                                                      \
   ((2 * LWN_STORE_MAX_IDS_LIMIT + LWN_STORE_PENDING_KEEP (LWN_STORE_MAX_IDS_LIMIT)) * (2 * LWN_STORE_MAX_ID_BYTES + 1) \
    + LWN_REMINDERS_MAX_SAVED_BYTES + 1024 * 1024)
 /* The same for the versions that kept 1,000 ids of up to 4 KiB to a set,
@@ -97,14 +95,6 @@ struct _LwnStore
   GPtrArray *waiting;   /* those that came during it: served by the next write */
 };
 
-typedef enum
-{
-  LWN_STORE_READ_OK,
-  LWN_STORE_READ_MISSING,
-  LWN_STORE_READ_TOO_LARGE,
-  LWN_STORE_READ_FAILED,
-} LwnStoreReadResult;
-
 /* clang-format off */
 void               lwn_store_ids_init               (LwnStoreIds *ids);
 void               lwn_store_ids_clear              (LwnStoreIds *ids);
@@ -133,26 +123,10 @@ GPtrArray         *lwn_store_ids_dup_keys           (LwnStoreIds *ids);
 gboolean           lwn_store_id_is_storable         (const char  *id);
 gboolean           lwn_store_digest_is_valid        (const char  *hex);
 
-gboolean           lwn_store_value_is_storable      (const char  *value);
-const char        *lwn_store_resolve_url            (LwnStore    *self,
-                                                     const char  *url);
 void               lwn_store_reset                  (LwnStore    *self);
 void               lwn_store_keep_at_least          (LwnStore    *self,
                                                      guint        keep);
 
-LwnStoreReadResult lwn_store_read_bounded           (const char  *path,
-                                                     gsize        max_bytes,
-                                                     char       **out_contents,
-                                                     gsize       *out_length,
-                                                     GError     **error);
-gboolean           lwn_store_write_atomically       (const char  *path,
-                                                     const char  *data,
-                                                     gsize        length,
-                                                     GError     **error);
-char              *lwn_store_build_feed_cache_path  (LwnStore    *self,
-                                                     const char  *feed_url);
-void               lwn_store_move_feed_cache        (const char  *from_path,
-                                                     const char  *to_path);
 /* For the tests: what the loads and saves off the main thread do. */
 gboolean           lwn_store_save_feed_body         (LwnStore    *self,
                                                      const char  *feed_url,

@@ -124,7 +124,7 @@ dup_optional_string (GKeyFile *key_file,
       return NULL;
     }
 
-  if (!lwn_store_value_is_storable (value))
+  if (!lwn_store_file_value_is_storable (value))
     {
       g_debug ("Ignoring %s/%s in the state file: empty or too long", group, key);
       return NULL;
@@ -362,7 +362,7 @@ lwn_store_load (LwnStore *self,
 
   lwn_store_reset (self);
 
-  switch (lwn_store_read_bounded (self->state_path, MAX_STATE_FILE_BYTES, &contents, &length, &local_error))
+  switch (lwn_store_file_read_bounded (self->state_path, MAX_STATE_FILE_BYTES, &contents, &length, &local_error))
     {
       case LWN_STORE_READ_OK:
         break;
@@ -583,7 +583,7 @@ snapshot_write (Snapshot *snapshot,
       gsize length;
       g_autofree char *data = snapshot_to_data (snapshot, &length);
 
-      ok = lwn_store_write_atomically (snapshot->path, data, length, error);
+      ok = lwn_store_file_write_atomically (snapshot->path, data, length, error);
       if (ok)
         writer->written = snapshot->generation;
     }

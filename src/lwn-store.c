@@ -1,35 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The store object: what must survive a restart, kept in memory, and the bounded reads and atomic writes of its files. */
+/* The store object: what must survive a restart, kept in memory. It names the feed cache's files and calls down to
+ * lwn-store-cache.c and lwn-store-file.c, which never call back. */
 
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
-#include <glib/gi18n.h>
-#include <glib/gstdio.h>
-
+#include "lwn-store-cache.h"
 #include "lwn-store-private.h"
 
 #define STATE_FILE_NAME "state.ini"
 
-/* clang-format off */
-G_DEFINE_QUARK (lwn-store-error-quark, lwn_store_error)
-/* clang-format on */
-
 G_DEFINE_FINAL_TYPE (LwnStore, lwn_store, G_TYPE_OBJECT)
-
-gboolean
-lwn_store_value_is_storable (const char *value)
-{
-  return value != NULL && *value != '\0' && strnlen (value, LWN_STORE_MAX_VALUE_BYTES + 1) <= LWN_STORE_MAX_VALUE_BYTES;
-}
 
 static void
 replace_string (char **field,
                 const char *value)
 {
-  char *copy = lwn_store_value_is_storable (value) ? g_strdup (value) : NULL;
+  char *copy = lwn_store_file_value_is_storable (value) ? g_strdup (value) : NULL;
 
   g_free (*field);
   *field = copy;
@@ -39,9 +27,9 @@ replace_string (char **field,
  * recorded move, else @url itself. What is stored for a URL that moved
  * permanently belongs to its new place, even when the caller still names
  * the old one. */
-const char *
-lwn_store_resolve_url (LwnStore *self,
-                       const char *url)
+static const char *
+resolve_url (LwnStore *self,
+             const char *url)
 {
   if (url != NULL && self->moved_to_url != NULL && strcmp (self->configured_url, url) == 0)
     return self->moved_to_url;
@@ -159,74 +147,6 @@ lwn_store_get_state_path (LwnStore *self)
   g_return_val_if_fail (LWN_IS_STORE (self), NULL);
 
   return self->state_path;
-}
-
-/* Reads a whole file unless it is larger than @max_bytes, so that a file
- * we did not write cannot make us allocate without bound. */
-LwnStoreReadResult
-lwn_store_read_bounded (const char *path,
-                        gsize max_bytes,
-                        char **out_contents,
-                        gsize *out_length,
-                        GError **error)
-{
-  GStatBuf st;
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-
-  if (g_stat (path, &st) != 0)
-    {
-      int saved_errno = errno;
-
-      /* ENOTDIR: a file stands where a folder on the path should be, so
-       * there is nothing to read; saving will report the real problem. */
-      if (saved_errno == ENOENT || saved_errno == ENOTDIR)
-        return LWN_STORE_READ_MISSING;
-
-      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                           g_strerror (saved_errno));
-      return LWN_STORE_READ_FAILED;
-    }
-
-  if (st.st_size < 0 || (guint64) st.st_size > max_bytes)
-    return LWN_STORE_READ_TOO_LARGE;
-
-  if (!g_file_get_contents (path, &contents, &length, error))
-    return LWN_STORE_READ_FAILED;
-
-  if (length > max_bytes)
-    return LWN_STORE_READ_TOO_LARGE;
-
-  *out_contents = g_steal_pointer (&contents);
-  *out_length = length;
-  return LWN_STORE_READ_OK;
-}
-
-/* Writes @length bytes to @path through a temporary file, an fsync and a
- * rename, so readers see either the old or the new contents, never a mix.
- * Safe on any thread. */
-gboolean
-lwn_store_write_atomically (const char *path,
-                            const char *data,
-                            gsize length,
-                            GError **error)
-{
-  g_autoptr (GError) local_error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-  const char *reason;
-
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    reason = g_strerror (errno);
-  else if (!g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
-                                      &local_error))
-    reason = local_error->message;
-  else
-    return TRUE;
-
-  g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO,
-               /* Translators: %s are a file name and the system's reason. */
-               _ ("Could not save “%s”: %s"), path, reason);
-  return FALSE;
 }
 
 /**
@@ -554,14 +474,14 @@ lwn_store_set_validators (LwnStore *self,
   if (self->etag == NULL && self->last_modified == NULL)
     replace_string (&self->validators_url, NULL);
   else
-    replace_string (&self->validators_url, lwn_store_resolve_url (self, feed_url));
+    replace_string (&self->validators_url, resolve_url (self, feed_url));
 }
 
 static gboolean
 validators_match (LwnStore *self,
                   const char *feed_url)
 {
-  return feed_url != NULL && g_strcmp0 (self->validators_url, lwn_store_resolve_url (self, feed_url)) == 0;
+  return feed_url != NULL && g_strcmp0 (self->validators_url, resolve_url (self, feed_url)) == 0;
 }
 
 /**
@@ -599,6 +519,170 @@ lwn_store_get_last_modified (LwnStore *self,
   return validators_match (self, feed_url) ? self->last_modified : NULL;
 }
 
+/**
+ * lwn_store_dup_feed_cache_path:
+ * @self: a #LwnStore
+ * @feed_url: a feed URL
+ *
+ * Names the file that keeps the last good body of @feed_url: one file per
+ * URL in the cache folder, named after a hash of the URL. For a configured
+ * URL known to have moved (lwn_store_set_moved_url()), that is the file of
+ * where it moved. Call it on the thread that owns @self and hand the path
+ * to a worker for lwn_store_write_feed_cache().
+ *
+ * Returns: (transfer full): the path of the cache file for @feed_url
+ */
+char *
+lwn_store_dup_feed_cache_path (LwnStore *self,
+                               const char *feed_url)
+{
+  g_return_val_if_fail (LWN_IS_STORE (self), NULL);
+  g_return_val_if_fail (feed_url != NULL, NULL);
+
+  return lwn_store_cache_build_path (self->cache_dir, resolve_url (self, feed_url));
+}
+
+/**
+ * lwn_store_write_feed_cache:
+ * @path: a path from lwn_store_dup_feed_cache_path()
+ * @body: the raw bytes of the last good response
+ * @content_type: (nullable): its `Content-Type`
+ * @error: return location for a #GError
+ *
+ * Keeps @body and @content_type at @path for lwn_store_load_feed_body(),
+ * atomically and durably, creating the folder (mode 0700) if needed.
+ * Touches no store, so any thread may call it; on failure the previous
+ * copy stays as it was.
+ *
+ * Returns: %TRUE on success; %FALSE with %LWN_STORE_ERROR_IO otherwise
+ */
+gboolean
+lwn_store_write_feed_cache (const char *path,
+                            GBytes *body,
+                            const char *content_type,
+                            GError **error)
+{
+  return lwn_store_cache_write (path, body, content_type, error);
+}
+
+/**
+ * lwn_store_save_feed_body:
+ * @self: a #LwnStore
+ * @feed_url: the URL @body was fetched from
+ * @body: the raw bytes of the last good response
+ * @content_type: (nullable): its `Content-Type`
+ * @error: return location for a #GError
+ *
+ * lwn_store_write_feed_cache() to the file of @feed_url, on the calling
+ * thread.
+ *
+ * Returns: %TRUE on success; %FALSE with %LWN_STORE_ERROR_IO otherwise
+ */
+gboolean
+lwn_store_save_feed_body (LwnStore *self,
+                          const char *feed_url,
+                          GBytes *body,
+                          const char *content_type,
+                          GError **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (LWN_IS_STORE (self), FALSE);
+  g_return_val_if_fail (feed_url != NULL, FALSE);
+  g_return_val_if_fail (body != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  path = lwn_store_dup_feed_cache_path (self, feed_url);
+  return lwn_store_write_feed_cache (path, body, content_type, error);
+}
+
+/**
+ * lwn_store_load_feed_body:
+ * @self: a #LwnStore
+ * @feed_url: the URL whose cached body is wanted
+ * @out_content_type: (out) (optional) (nullable) (transfer full): the
+ *   recorded `Content-Type`, or %NULL if none was recorded
+ * @error: return location for a #GError
+ *
+ * Reads back the body kept by lwn_store_write_feed_cache() for @feed_url,
+ * on the calling thread; lwn_store_load_feed_body_async() does it on a
+ * worker.
+ *
+ * Returns: (transfer full) (nullable): the body; %NULL without an error
+ *   when nothing is cached for @feed_url; %NULL with %LWN_STORE_ERROR_IO
+ *   when the file cannot be read, or %LWN_STORE_ERROR_CORRUPT when it is
+ *   not one we wrote
+ */
+GBytes *
+lwn_store_load_feed_body (LwnStore *self,
+                          const char *feed_url,
+                          char **out_content_type,
+                          GError **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (LWN_IS_STORE (self), NULL);
+  g_return_val_if_fail (feed_url != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (out_content_type != NULL)
+    *out_content_type = NULL;
+
+  path = lwn_store_dup_feed_cache_path (self, feed_url);
+  return lwn_store_cache_read (path, out_content_type, error);
+}
+
+/**
+ * lwn_store_load_feed_body_async:
+ * @self: a #LwnStore
+ * @feed_url: the URL whose cached body is wanted
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called on this thread's main context with the result
+ * @user_data: data for @callback
+ *
+ * Reads the body kept for @feed_url on a worker thread, as
+ * lwn_store_load_feed_body() does on the calling one.
+ */
+void
+lwn_store_load_feed_body_async (LwnStore *self,
+                                const char *feed_url,
+                                GCancellable *cancellable,
+                                GAsyncReadyCallback callback,
+                                gpointer user_data)
+{
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (LWN_IS_STORE (self));
+  g_return_if_fail (feed_url != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  path = lwn_store_dup_feed_cache_path (self, feed_url);
+  lwn_store_cache_read_async (self, path, cancellable, callback, user_data);
+}
+
+/**
+ * lwn_store_load_feed_body_finish:
+ * @self: a #LwnStore
+ * @result: the #GAsyncResult given to the callback
+ * @out_content_type: (out) (optional) (nullable) (transfer full): the
+ *   recorded `Content-Type`, or %NULL if none was recorded
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the body; %NULL without an error
+ *   when nothing is cached; %NULL with an error as from
+ *   lwn_store_load_feed_body(), or %G_IO_ERROR_CANCELLED
+ */
+GBytes *
+lwn_store_load_feed_body_finish (LwnStore *self,
+                                 GAsyncResult *result,
+                                 char **out_content_type,
+                                 GError **error)
+{
+  g_return_val_if_fail (LWN_IS_STORE (self), NULL);
+
+  return lwn_store_cache_read_finish (self, result, out_content_type, error);
+}
+
 /* Hands what was kept for @from_url, its validators and its cached body,
  * to @to_url, where the feed now lives. */
 static void
@@ -615,9 +699,9 @@ carry_over (LwnStore *self,
   if (g_strcmp0 (self->validators_url, from_url) == 0)
     replace_string (&self->validators_url, to_url);
 
-  from_path = lwn_store_build_feed_cache_path (self, from_url);
-  to_path = lwn_store_build_feed_cache_path (self, to_url);
-  lwn_store_move_feed_cache (from_path, to_path);
+  from_path = lwn_store_cache_build_path (self->cache_dir, from_url);
+  to_path = lwn_store_cache_build_path (self->cache_dir, to_url);
+  lwn_store_cache_move (from_path, to_path);
 }
 
 /**
@@ -645,7 +729,7 @@ lwn_store_set_moved_url (LwnStore *self,
   g_return_if_fail (LWN_IS_STORE (self));
   g_return_if_fail (configured_url != NULL);
 
-  if (!lwn_store_value_is_storable (configured_url) || !lwn_store_value_is_storable (moved_to_url) || strcmp (configured_url, moved_to_url) == 0)
+  if (!lwn_store_file_value_is_storable (configured_url) || !lwn_store_file_value_is_storable (moved_to_url) || strcmp (configured_url, moved_to_url) == 0)
     {
       if (g_strcmp0 (self->configured_url, configured_url) == 0)
         {

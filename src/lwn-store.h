@@ -6,18 +6,9 @@
 #include <gio/gio.h>
 
 #include "lwn-reminders.h"
+#include "lwn-store-file.h"
 
 G_BEGIN_DECLS
-
-#define LWN_STORE_ERROR (lwn_store_error_quark ())
-
-typedef enum
-{
-  LWN_STORE_ERROR_CORRUPT, /* state or cache unreadable as ours; the state file was moved aside */
-  LWN_STORE_ERROR_IO,      /* a read or write failed; the message names the path and the reason */
-} LwnStoreError;
-
-GQuark lwn_store_error_quark (void);
 
 #define LWN_TYPE_STORE (lwn_store_get_type ())
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Watches the StatusNotifierWatcher's name: the tray learns when a host comes and goes. When none has
- * taken the indicator some seconds after there was none to take it, ::missing says so, once a run; a
- * registry that restarts within those seconds is not missing. ::found says when an icon shows after that. */
+/* This file watches the name of the StatusNotifierWatcher, so that the tray learns when a host comes and
+ * goes. When no host has taken the indicator some seconds after there was none to take it, ::missing says
+ * so, once in a run; a registry that restarts within those seconds does not count as missing. After that,
+ * ::found says when an icon shows. */
 
 #include "config.h"
 
 #include "lwn-tray-host.h"
 
-/* How long a tray host may take to appear, or to come back after it left,
+/* A tray host may take this long to appear, or to come back after it left,
  * before the person is told there is none. Plasma's registry restarts in
  * about 2 s. */
 #define GRACE_SECONDS 5
@@ -109,16 +110,16 @@ lwn_tray_host_class_init (LwnTrayHostClass *klass)
   /**
    * LwnTrayHost::missing:
    *
-   * No tray host has shown the indicator, some seconds after the last one
-   * left or from the start. Emitted at most once.
+   * Says that no tray host has shown the indicator for some seconds, either
+   * since the last host left or since the start. It is emitted at most once.
    */
   signals[SIGNAL_MISSING] = g_signal_new ("missing", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                           NULL, G_TYPE_NONE, 0);
   /**
    * LwnTrayHost::found:
    *
-   * A tray host shows the indicator, after #LwnTrayHost::missing said there
-   * was none. Emitted each time the icon shows again.
+   * Says that a tray host shows the indicator after #LwnTrayHost::missing
+   * said there was none. It is emitted each time the icon shows again.
    */
   signals[SIGNAL_FOUND] = g_signal_new ("found", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                         G_TYPE_NONE, 0);
@@ -131,10 +132,10 @@ lwn_tray_host_init (LwnTrayHost *self)
 
 /**
  * lwn_tray_host_new:
- * @session_bus: where tray hosts are
- * @tray: the indicator to tell
+ * @session_bus: the bus that tray hosts are on
+ * @tray: the indicator to tell whether a host is present
  *
- * Returns: (transfer full): a watch of the bus, which starts at once
+ * Returns: (transfer full): a watch of the bus, which starts watching at once
  */
 LwnTrayHost *
 lwn_tray_host_new (GDBusConnection *session_bus,

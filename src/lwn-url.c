@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Link resolution, the LWN full-article rewrite, and the http(s)-only launch check, all through GUri. */
+/* This file resolves links, rewrites LWN links to the full article, and checks that only http(s) URLs are launched, all through GUri. */
 
 #include "config.h"
 
@@ -9,7 +9,8 @@
 
 /* Browsers drop ASCII tab and newlines anywhere in a URL and trim C0 controls
  * and spaces at both ends (https://url.spec.whatwg.org/#concept-basic-url-parser),
- * so "java\tscript:" is "javascript:" to them: do the same before judging. */
+ * so they read "java\tscript:" as "javascript:". This function does the same,
+ * so that a URL is judged as the browser will read it. */
 static char *
 normalize_reference (const char *reference)
 {
@@ -50,7 +51,8 @@ parse_reference (const char *base,
   if (base != NULL && *base != '\0')
     base_uri = g_uri_parse (base, G_URI_FLAGS_ENCODED, NULL);
 
-  /* With no usable base, only an absolute reference means anything. */
+  /* When there is no usable base, only an absolute reference means anything,
+   * and the parse fails for any other. */
   uri = g_uri_parse_relative (base_uri, clean, G_URI_FLAGS_ENCODED, NULL);
 
   /* Removing dot segments can leave a path that starts with "//" and no
@@ -58,8 +60,8 @@ parse_reference (const char *base,
    * (https://www.rfc-editor.org/rfc/rfc3986#section-3.3), and GLib 2.74's
    * g_uri_to_string() refuses such a path with a critical. The WHATWG URL
    * standard (https://url.spec.whatwg.org/#url-serializing) and GLib 2.84
-   * keep "/." in front of the path instead, which keeps its meaning; this
-   * does the same whichever GLib runs. */
+   * keep "/." in front of the path instead, which keeps the path's meaning.
+   * This code does the same, whichever GLib version runs. */
   if (uri != NULL && g_uri_get_host (uri) == NULL && g_str_has_prefix (g_uri_get_path (uri), "//"))
     {
       g_autofree char *path = g_strconcat ("/.", g_uri_get_path (uri), NULL);
@@ -97,16 +99,18 @@ lwn_url_resolve (const char *base,
 }
 
 /* GUri percent-encodes every component it prints except the host, which it
- * returns as written; a host of anything but RFC 3986 reg-name and IP-literal
- * characters (https://www.rfc-editor.org/rfc/rfc3986#section-3.2.2) would
- * carry spaces or terminal escapes into the browser's argv and --print. */
+ * returns as written. A host that holds anything but RFC 3986 reg-name and
+ * IP-literal characters (https://www.rfc-editor.org/rfc/rfc3986#section-3.2.2)
+ * would carry spaces or terminal escapes into the browser's argv and into the
+ * output of --print, so this check refuses it. */
 static gboolean
 host_is_clean (const char *host)
 {
   for (const char *p = host; *p != '\0'; p++)
     {
-      /* A "%" only as an escape: GUri decodes a relative reference's host,
-       * so "r%25" can come back as "r%", which no URI parser takes back. */
+      /* A "%" may only start an escape. GUri decodes the host of a relative
+       * reference, so "r%25" can come back as "r%", which no URI parser
+       * accepts again. */
       if (*p == '%' && !(g_ascii_isxdigit (p[1]) && g_ascii_isxdigit (p[2])))
         return FALSE;
       if (!g_ascii_isalnum (*p) && strchr ("-._~%!$&'()*+,;=:", *p) == NULL)
@@ -116,7 +120,7 @@ host_is_clean (const char *host)
   return TRUE;
 }
 
-/* Whether @url, as given, holds white space or a C0, DEL or C1 control
+/* Tells whether @url, as given, holds white space or a C0, DEL or C1 control
  * character, or is not UTF-8 at all. */
 static gboolean
 has_unsafe_chars (const char *url)
@@ -173,14 +177,16 @@ host_is_lwn (const char *host)
   return g_ascii_strcasecmp (host, "lwn.net") == 0 || g_ascii_strcasecmp (host, "www.lwn.net") == 0;
 }
 
-/* "/Articles/826124/rss" or "/Articles/826124/rss/" → "/Articles/826124/"; NULL otherwise. */
+/* Turns "/Articles/826124/rss" or "/Articles/826124/rss/" into "/Articles/826124/",
+ * and returns NULL for any other path. */
 static char *
 article_path_from_rss_path (const char *path)
 {
   g_auto (GStrv) segments = g_strsplit (path, "/", -1);
   guint n = g_strv_length (segments);
 
-  /* Expect "", "Articles", digits, "rss" and possibly a trailing "". */
+  /* An RSS view's path splits into "", "Articles", digits, "rss" and possibly
+   * a trailing "". */
   if (n == 5 && segments[4][0] == '\0')
     n = 4;
   if (n != 4 || segments[0][0] != '\0' || g_strcmp0 (segments[1], "Articles") != 0 || g_strcmp0 (segments[3], "rss") != 0)
@@ -240,8 +246,9 @@ lwn_url_dup_article_url (const char *base,
   else
     result = g_uri_to_string (uri);
 
-  /* GUri decodes a relative reference's host, which may then print as
-   * something no parser takes back: what goes out must pass the check. */
+  /* GUri decodes the host of a relative reference, and the decoded host may
+   * print as something that no parser accepts again. The result must
+   * therefore pass the launch check before it goes out. */
   if (!lwn_url_is_launchable (result))
     g_clear_pointer (&result, g_free);
   return result;
@@ -274,7 +281,8 @@ lwn_url_dup_site_root (const char *url)
  * lwn_url_dup_host:
  * @url: (nullable): a URL
  *
- * Returns: (transfer full) (nullable): its host, %NULL when it has none
+ * Returns: (transfer full) (nullable): the host of @url, or %NULL when @url
+ *   has none
  */
 char *
 lwn_url_dup_host (const char *url)

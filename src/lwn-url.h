@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Link resolution, the LWN full-article rewrite, and the http(s)-only launch check. */
+/* This module resolves links, rewrites LWN links to the full article, and checks that only http(s) URLs are launched. */
 #pragma once
 
 #include <glib.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Starts the installed lwn-tray on this session bus (xvfb-run and dbus-run-session make
-both private) next to tests/mock-sni-watcher.py, and checks that it registers its tray
+both private) next to tests/e2e/mock-sni-watcher.py, and checks that it registers its tray
 item, that the item names the installed icon, that the menu lists the feed's headlines,
 and that SIGTERM ends it with status 0."""
 
@@ -52,7 +52,7 @@ def main():
     env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home + "/config", XDG_CACHE_HOME=home + "/cache",
                XDG_STATE_HOME=home + "/state", GSETTINGS_BACKEND="memory", LC_ALL="C.UTF-8")
 
-    watcher = subprocess.Popen([sys.executable, "tests/mock-sni-watcher.py"], env=env)
+    watcher = subprocess.Popen([sys.executable, "tests/e2e/mock-sni-watcher.py"], env=env)
     applet = None
     try:
         wait_for(lambda: call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # TAP output for the shell tests, sourced by them:
 #
-#   . "$SOURCE_DIR/tests/tap.sh"
+#   . "$SOURCE_DIR/tests/package/tap.sh"
 #   tap_init NAME [LINES]   makes $tmp, a temporary folder removed on exit (NAME goes in
 #                           its name); a failed check shows LINES of its output (all: 0)
 #   check DESCRIPTION COMMAND...

@@ -10,7 +10,7 @@
 set -eu
 cd "$1"
 pinned=14
-files="src/*.c tests/*.c tests/fuzz/*.c bench/*.c"
+files="src/*.c tests/unit/*.c tests/fuzz/*.c bench/*.c"
 
 for candidate in "clang-format-$pinned" clang-format; do
   if command -v "$candidate" >/dev/null 2>&1; then

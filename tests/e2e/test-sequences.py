@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Drives the real lwn-tray through seeded random sequences of what people, servers and
-desktops do (tests/lwn_seq_steps.py), keeps a model of what it must show and announce
-(tests/lwn_seq_model.py) and checks after every step what must always hold
-(tests/lwn_seq_run.py).
+desktops do (tests/e2e/lwn_seq_steps.py), keeps a model of what it must show and announce
+(tests/e2e/lwn_seq_model.py) and checks after every step what must always hold
+(tests/e2e/lwn_seq_run.py).
 
     test-sequences.py LWN-TRAY                    the fixed seeds, as CI runs them
     test-sequences.py LWN-TRAY --seed N [--steps K]   one seed, replayed

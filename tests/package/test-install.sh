@@ -6,7 +6,7 @@
 # SYSCONFDIR (absolute, as installed) and SYSTEM_AUTOSTART (true/false).
 set -eu
 
-# shellcheck source=tests/tap.sh
+# shellcheck source=tests/package/tap.sh
 . "$(dirname "$0")/tap.sh"
 tap_init install
 destdir=$tmp/destdir

@@ -12,6 +12,8 @@ import os
 import sys
 import time
 
+from gi.repository import GLib
+
 import lwn_atspi as atspi
 import lwn_e2e as e2e
 
@@ -742,6 +744,50 @@ def test_no_tray_close_tells_once(s):
 test_no_tray_close_tells_once.scenario = {"watcher": False}
 
 
+def test_reader_asks_closed_window(s):
+    """A screen reader may still hold a window that has closed and ask it for its children,
+    as the sequence test's probe did: the applet answers without a critical, for the
+    headlines window and for the preferences window, and a window opened again works."""
+    items = plain_items(3, 957001)
+    s.server.set_items(items)
+    applet = s.start()
+    menu = applet.menu()
+    wait_menu_headlines(menu, [e2e.BULLET + item["title"] for item in items], "the headlines in the menu")
+    app = s.application(applet)
+
+    menu.click(SHOW_HEADLINES)
+    window = wait_window(app)
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows")
+    menu.click("Preferences" + e2e.ELLIPSIS)
+    preferences = atspi.wait_for(
+        lambda: [node for node in app.children() if node.role == int(Role.FRAME) and node.name == "Preferences"],
+        "the preferences window",
+    )[0]
+    stale = [window, preferences]
+    assert all(node.get(atspi.ACCESSIBLE, "ChildCount") > 0 for node in stale), stale
+
+    assert window.find(role=Role.PUSH_BUTTON, name="Close", showing_only=True).do_action("Click")
+    assert preferences.find(role=Role.PUSH_BUTTON, name="Close", showing_only=True).do_action("Click")
+    atspi.wait_for(lambda: not [node for node in app.children() if node.role == int(Role.FRAME)], "both windows to close")
+    # What GTK answers for a closed window does not matter, as long as it answers.
+    for node in stale:
+        for interface, method, args in (
+            ("org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (atspi.ACCESSIBLE, "ChildCount"))),
+            (atspi.ACCESSIBLE, "GetChildren", None),
+            (atspi.ACCESSIBLE, "GetChildAtIndex", GLib.Variant("(i)", (0,))),
+        ):
+            try:
+                node.call(interface, method, args)
+            except GLib.Error:
+                pass
+    applet.assert_alive()
+
+    menu.click(SHOW_HEADLINES)
+    window = wait_window(app, "the headlines window opened again")
+    wait_row_names(window, [item["title"] + UNREAD for item in items], "the rows in the window opened again")
+    assert_healthy(applet)
+
+
 TESTS = [
     ("rows named and described; a summary link and a row each open their own URL", test_rows_and_links),
     ("--show presents one window; loading page; arrows, Ctrl+R, Escape, Ctrl+W", test_loading_show_and_keyboard),
@@ -755,6 +801,7 @@ TESTS = [
     ("without a tray, the first close says the applet runs on, once", test_no_tray_close_tells_once),
     ("search: filter as one types, count, no match, a refresh, Enter, Escape", test_search),
     ("search a 1,200-item feed for its last headline, then clear it", test_search_large),
+    ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),
 ]
 
 

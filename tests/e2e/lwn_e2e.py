@@ -25,7 +25,7 @@ from gi.repository import Gio, GLib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = "/usr/bin/python3"
-DATA = os.path.join(os.environ.get("G_TEST_SRCDIR", HERE), "data")
+DATA = os.path.join(os.environ.get("G_TEST_SRCDIR", os.path.dirname(HERE)), "data")
 LWN_FEED = os.path.join(DATA, "lwn-headlines-2023-07.rdf")
 
 # Bounded waits: long enough for a loaded two-core machine, short enough that a
@@ -470,7 +470,7 @@ def stop_process(proc, sig=signal.SIGTERM, timeout=5.0):
 
 
 class Watcher:
-    """The mock StatusNotifierWatcher (tests/mock-sni-watcher.py) on a scenario's bus."""
+    """The mock StatusNotifierWatcher (tests/e2e/mock-sni-watcher.py) on a scenario's bus."""
 
     def __init__(self, bus, env, log_path):
         self.bus = bus

@@ -777,8 +777,8 @@ test_capabilities_retry (Fixture *fixture,
   g_assert_cmpuint (mock_server_count (mock, "GetServerInformation"), ==, 1);
   g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 0);
 
-  /* A minute later. */
-  fixture->notifier->caps_retry_at -= 60 * G_TIME_SPAN_SECOND;
+  /* A minute later, as far as the notifier can tell. */
+  lwn_notifier_set_retry_interval (fixture->notifier, 0);
   announce (fixture, 3, 1);
   wait_calls (mock, "Notify", 3);
   settle (fixture, mock);
@@ -1035,6 +1035,94 @@ test_disposed (Fixture *fixture,
   g_assert_false (lwn_notifier_sync (fixture->notifier));
   g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 1);
   g_assert_cmpuint (mock_server_count (mock, "GetCapabilities"), ==, 1);
+  mock_server_free (mock);
+}
+
+/* Runs this thread's main context until the notification thread answers a ping: it does once the
+ * call that holds it has timed out. */
+static void
+wait_thread_free (Fixture *fixture)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+
+  while (!lwn_notifier_sync (fixture->notifier))
+    if (g_get_monotonic_time () > deadline)
+      g_error ("The notification thread stayed held for a minute");
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+test_hung_server_announce (Fixture *fixture,
+                           gconstpointer data)
+{
+  MockServer *mock;
+  guint newest = 2;
+  guint n_notify;
+  guint kept_halfway = 0;
+  gint64 started;
+
+  g_test_summary ("A server that keeps its name but stops answering is known as such after one call has timed "
+                  "out: later announcements neither send again what it did not answer nor hold the notification "
+                  "thread, what waits stays bounded, and delivery resumes once the server answers again");
+
+  mock = start_server (fixture);
+  announce (fixture, 1, 1);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+
+  /* The server stops answering, and the call for headline 2 times out on the notifier's side. */
+  mock->hold_notify = TRUE;
+  announce (fixture, 2, 1);
+  wait_calls (mock, "Notify", 2);
+  started = g_get_monotonic_time ();
+  wait_thread_free (fixture);
+  g_test_message ("the held call was given up after %" G_GINT64_FORMAT " s",
+                  (g_get_monotonic_time () - started) / G_TIME_SPAN_SECOND);
+
+  /* Many announcements, one headline each: none reaches the server, and settle() would fail if the
+   * notification thread were held again. */
+  for (guint round = 1; round <= 600; round++)
+    {
+      announce (fixture, ++newest, 1);
+      settle (fixture, mock);
+      if (round == 300)
+        kept_halfway = lwn_notifier_count_kept (fixture->notifier);
+    }
+  lwn_notifier_remind (fixture->notifier, "https://lwn.net/Articles/1/", "Headline 1", "https://lwn.net/Articles/1/");
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 2);
+  g_test_message ("kept while the server did not answer: %u halfway, %u at the end", kept_halfway,
+                  lwn_notifier_count_kept (fixture->notifier));
+  /* Halfway, 300 headlines were announced. */
+  g_assert_cmpuint (kept_halfway, <, 300);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), <=, kept_halfway + MAX_SINGLE + 1);
+  g_assert_cmpuint (fixture->shown->len, ==, 1);
+
+  /* Once the retry interval has passed, the next announcement tries the server with one
+   * notification, which it leaves unanswered too: the interval starts again from then, so the next
+   * announcement, within it, does not try again. */
+  lwn_notifier_set_retry_interval (fixture->notifier, 0);
+  announce (fixture, ++newest, 1);
+  wait_calls (mock, "Notify", 3);
+  lwn_notifier_set_retry_interval (fixture->notifier, 10 * G_TIME_SPAN_SECOND);
+  wait_thread_free (fixture);
+  announce (fixture, ++newest, 1);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "Notify"), ==, 3);
+
+  /* The server answers again: the next announcement after the retry interval tries it once more,
+   * and what waited goes out. */
+  mock->hold_notify = FALSE;
+  lwn_notifier_set_retry_interval (fixture->notifier, 0);
+  announce (fixture, ++newest, 1);
+  settle (fixture, mock);
+  wait_calls (mock, "Notify", 5);
+  settle (fixture, mock);
+  n_notify = mock_server_count (mock, "Notify");
+  g_test_message ("Notify calls after the server answered again: %u", n_notify - 3);
+  g_assert_cmpuint (n_notify, <=, 3 + 1 + MAX_SINGLE + 1);
+  assert_shown_once (fixture, 1, newest);
   mock_server_free (mock);
 }
 
@@ -1389,6 +1477,7 @@ main (int argc,
   ADD ("/notifier/group/large", test_group_large);
   ADD ("/notifier/action/activation-token", test_activation_token);
   ADD ("/notifier/hung-server/quit", test_hung_server_quit);
+  ADD ("/notifier/hung-server/announce", test_hung_server_announce);
   ADD ("/notifier/reminder/shown", test_reminder);
   ADD ("/notifier/reminder/waits", test_reminder_waits);
   ADD ("/notifier/disposed", test_disposed);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Times lwn-tray's menu from outside, in a process of its own, for tests/test-sequences.py.
+"""Times lwn-tray's menu from outside, in a process of its own, for tests/e2e/test-sequences.py.
 
 Every PERIOD_MS it sends the applet a dbusmenu GetLayout and, at the same moment, GetId to
 the bus daemon. What counts is how long the applet's main loop kept the menu waiting:

@@ -12,7 +12,7 @@ import threading
 import traceback
 
 BINARY = sys.argv[1]
-DATA = os.path.join(os.environ.get("G_TEST_SRCDIR", os.path.dirname(__file__)), "data")
+DATA = os.path.join(os.environ.get("G_TEST_SRCDIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")), "data")
 LWN_FEED = os.path.join(DATA, "lwn-headlines-2023-07.rdf")
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The feed server of tests/test-sequences.py: several feeds on one port, each at
+"""The feed server of tests/e2e/test-sequences.py: several feeds on one port, each at
 /feed/NAME (and at any path below it, where redirects lead), each with an ETag per
 version, and a queue of one-shot faults per feed: 500, a malformed body, a stall that
 holds the request until the client gives up, and temporary or permanent redirects.

@@ -9,7 +9,7 @@
 # shellcheck disable=SC2016 # the sh -c scripts take their file as $1
 set -eu
 
-# shellcheck source=tests/tap.sh
+# shellcheck source=tests/package/tap.sh
 . "$(dirname "$0")/tap.sh"
 tap_init scripts
 

@@ -11,7 +11,7 @@
 # shellcheck disable=SC2016 # the sh -c script takes its strings as $1, $2, $3
 set -eu
 
-# shellcheck source=tests/tap.sh
+# shellcheck source=tests/package/tap.sh
 . "$(dirname "$0")/tap.sh"
 # A failed build says what went wrong at its start; the rest would be pages.
 tap_init reproducible 40

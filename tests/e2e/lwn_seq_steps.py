@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The events of tests/test-sequences.py: how each is drawn from a seeded random generator,
+"""The events of tests/e2e/test-sequences.py: how each is drawn from a seeded random generator,
 how it reads as a step of a sequence, what it does to the world, and what the model makes of
 it. A step is a small dict of JSON values, so that a sequence can be printed, saved and
 replayed, also with steps left out: a step that no longer applies is skipped."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The world of tests/test-sequences.py: an accessibility-enabled scenario (tests/lwn_atspi.py)
+"""The world of tests/e2e/test-sequences.py: an accessibility-enabled scenario (tests/e2e/lwn_atspi.py)
 with a multi-feed server, a menu latency probe, notification servers and tray hosts that come
 and go, a state folder that can be made read-only, and the applet's runs; plus what the test
 reads back: the menu, the windows over AT-SPI, every notification and every opened URL."""
@@ -160,7 +160,7 @@ class StateLock:
 
 
 class Probe:
-    """tests/lwn_seq_probe.py in a process of its own."""
+    """tests/e2e/lwn_seq_probe.py in a process of its own."""
 
     def __init__(self, bus, log_path):
         self.log = open(log_path, "w")

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests for LwnHeadlineList: one row per headline across model changes, and the search's highlights on the rows
+ * that show. Runs under build-aux/test-session.sh, which gives it a display. */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "lwn-headline-list.h"
+
+#define N_HEADLINES 5
+
+static GListStore *
+make_headlines (const char *prefix,
+                guint n)
+{
+  GListStore *store = g_list_store_new (LWN_TYPE_HEADLINE);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%s-%u", prefix, i);
+      g_autofree char *title = g_strdup_printf ("Headline %s number %u", prefix, i);
+      g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%s%u/", prefix, i);
+      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, title, url, url, "Author", "<p>Summary</p>", NULL, FALSE);
+      g_autoptr (LwnHeadline) headline = NULL;
+
+      headline = lwn_headline_new (item, TRUE);
+      g_list_store_append (store, headline);
+    }
+  return store;
+}
+
+/* Every row of the list, whether it shows or not, and checks that no two
+ * rows stand for the same headline or the same position. */
+static guint
+count_rows (LwnHeadlineList *list)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (list));
+  g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) positions = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      LwnHeadlineRow *row = LWN_HEADLINE_ROW (l->data);
+      const char *id = lwn_headline_get_id (lwn_headline_row_get_headline (row));
+
+      g_assert_false (g_hash_table_contains (ids, id));
+      g_hash_table_add (ids, (gpointer) id);
+      g_assert_false (g_hash_table_contains (positions, GUINT_TO_POINTER (lwn_headline_row_get_position (row))));
+      g_hash_table_add (positions, GUINT_TO_POINTER (lwn_headline_row_get_position (row)));
+    }
+  return g_list_length (children);
+}
+
+static LwnHeadlineList *
+new_list (void)
+{
+  return g_object_ref_sink (g_object_new (LWN_TYPE_HEADLINE_LIST, NULL));
+}
+
+/* A model, none, then the same model again: the list shows each headline
+ * once, as it did the first time. */
+static void
+test_model_cleared_then_set (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", N_HEADLINES);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  guint first;
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  first = count_rows (list);
+  g_assert_cmpuint (first, >, 0);
+
+  lwn_headline_list_set_model (list, NULL);
+  g_assert_cmpuint (count_rows (list), ==, 0);
+  g_assert_null (lwn_headline_list_get_first_match (list));
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  g_assert_cmpuint (count_rows (list), ==, first);
+  g_assert_nonnull (lwn_headline_list_get_first_match (list));
+  g_assert_cmpuint (lwn_headline_row_get_position (lwn_headline_list_get_first_match (list)), ==, 0);
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* A model, none, then another model: only the second model's headlines. */
+static void
+test_model_cleared_then_other (void)
+{
+  g_autoptr (GListStore) first = make_headlines ("a", N_HEADLINES);
+  g_autoptr (GListStore) second = make_headlines ("b", N_HEADLINES);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  g_autoptr (GList) children = NULL;
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (first));
+  lwn_headline_list_set_model (list, NULL);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (second));
+  count_rows (list);
+
+  children = gtk_container_get_children (GTK_CONTAINER (list));
+  for (GList *l = children; l != NULL; l = l->next)
+    g_assert_true (g_str_has_prefix (lwn_headline_get_id (lwn_headline_row_get_headline (l->data)), "b-"));
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* One model replaced by another with some of the same headlines: the rows
+ * of the kept headlines stay, and none is doubled. */
+static void
+test_model_replaced (void)
+{
+  g_autoptr (GListStore) first = make_headlines ("a", N_HEADLINES);
+  g_autoptr (GListStore) second = make_headlines ("a", N_HEADLINES);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  guint before;
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (first));
+  before = count_rows (list);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (second));
+  g_assert_cmpuint (count_rows (list), ==, before);
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* A new feed in the same model, with none of the old headlines: the old
+ * rows go. */
+static void
+test_items_changed (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", N_HEADLINES);
+  g_autoptr (GListStore) fresh = make_headlines ("c", N_HEADLINES);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GList) children = NULL;
+  guint before;
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  before = count_rows (list);
+  for (guint i = 0; i < N_HEADLINES; i++)
+    g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (fresh), i));
+  g_list_store_splice (headlines, 0, N_HEADLINES, items->pdata, items->len);
+  g_assert_cmpuint (count_rows (list), <=, MAX (before, 1));
+
+  children = gtk_container_get_children (GTK_CONTAINER (list));
+  g_assert_nonnull (children);
+  for (GList *l = children; l != NULL; l = l->next)
+    g_assert_true (g_str_has_prefix (lwn_headline_get_id (lwn_headline_row_get_headline (l->data)), "c-"));
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* The rows that show match the search, and only they show. */
+static void
+test_search_shows_matches (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", N_HEADLINES);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  g_autoptr (GList) children = NULL;
+  LwnHeadlineRow *first;
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  g_assert_cmpuint (lwn_headline_list_set_search (list, "number 3"), ==, 1);
+  g_assert_cmpuint (lwn_headline_list_get_n_matching (list), ==, 1);
+  first = lwn_headline_list_get_first_match (list);
+  g_assert_nonnull (first);
+  g_assert_cmpuint (lwn_headline_row_get_position (first), ==, 3);
+
+  children = gtk_container_get_children (GTK_CONTAINER (list));
+  for (GList *l = children; l != NULL; l = l->next)
+    g_assert_cmpint (gtk_widget_get_child_visible (l->data), ==, l->data == (gpointer) first);
+
+  g_assert_cmpuint (lwn_headline_list_set_search (list, NULL), ==, N_HEADLINES);
+  g_assert_cmpuint (lwn_headline_row_get_position (lwn_headline_list_get_first_match (list)), ==, 0);
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* The label that shows @row's title, found by its text. */
+static GtkLabel *
+find_title (GtkWidget *widget,
+            const char *title)
+{
+  g_autoptr (GList) children = NULL;
+
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), title) == 0)
+    return GTK_LABEL (widget);
+  if (!GTK_IS_CONTAINER (widget))
+    return NULL;
+  children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      GtkLabel *label = find_title (l->data, title);
+
+      if (label != NULL)
+        return label;
+    }
+  return NULL;
+}
+
+/* Every row that shows marks the matches of @text in its (unread, so bold)
+ * title; returns how many rows show. */
+static guint
+check_highlights (LwnHeadlineList *list,
+                  const char *text)
+{
+  g_autoptr (LwnSearchQuery) query = lwn_search_query_new (text);
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (list));
+  guint shown = 0;
+
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      const char *title = lwn_headline_get_title (lwn_headline_row_get_headline (l->data));
+      g_autofree char *marked = lwn_search_query_highlight (query, title);
+      g_autofree char *expected = g_strdup_printf ("<b>%s</b>", marked);
+      GtkLabel *label = find_title (l->data, title);
+
+      if (!gtk_widget_get_child_visible (l->data))
+        continue;
+      shown++;
+      g_assert_nonnull (label);
+      g_assert_cmpstr (gtk_label_get_label (label), ==, expected);
+    }
+  return shown;
+}
+
+/* Rows hidden by one search and shown again by the next mark the next
+ * one's matches, not those of the search they were made under. */
+static void
+test_search_highlights (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", N_HEADLINES);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  g_assert_cmpuint (lwn_headline_list_set_search (list, "number"), ==, N_HEADLINES);
+  g_assert_cmpuint (check_highlights (list, "number"), >, 0);
+  g_assert_cmpuint (lwn_headline_list_set_search (list, "3"), ==, 1);
+  g_assert_cmpuint (check_highlights (list, "3"), ==, 1);
+  g_assert_cmpuint (lwn_headline_list_set_search (list, "headline"), ==, N_HEADLINES);
+  g_assert_cmpuint (check_highlights (list, "headline"), >, 1);
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+int
+main (int argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_summary ("LwnHeadlineList keeps one row per headline across model changes and shows the search's matches");
+  g_test_add_func ("/headline-list/model/cleared-then-set", test_model_cleared_then_set);
+  g_test_add_func ("/headline-list/model/cleared-then-other", test_model_cleared_then_other);
+  g_test_add_func ("/headline-list/model/replaced", test_model_replaced);
+  g_test_add_func ("/headline-list/model/items-changed", test_items_changed);
+  g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
+  g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
+
+  return g_test_run ();
+}
