@@ -116,7 +116,7 @@ run (const char *label,
 }
 
 /* The store's calls when the reader shows a feed, in its order
- * (lwn_reader_show_feed(), then lwn_reader_save_take_new_items()); the
+ * (show_feed(), then take_new_items() in lwn-reader.c); the
  * microseconds they took. */
 static gint64
 show (LwnStore *store,

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reading model: loads the feed when the scheduler says so, decides what is new, what is read and
- * what to announce, saves through the store off the main thread, and tells its views. Main thread only. */
+ * what to announce, and tells its views. It owns the scheduler and the saver, and calls them, the store, the
+ * feed loader and the reminder helper one way: they answer through signals, callbacks and return values.
+ * Main thread only. */
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
+#include "lwn-feed-load.h"
+#include "lwn-feed-parser.h"
 #include "lwn-reader-private.h"
+#include "lwn-reader-reminders.h"
 #include "lwn-url.h"
 
 G_DEFINE_FINAL_TYPE (LwnReader, lwn_reader, G_TYPE_OBJECT)
@@ -38,8 +41,8 @@ enum
 
 static guint signals[N_SIGNALS];
 
-const char *
-lwn_reader_get_current_url (LwnReader *self)
+static const char *
+current_url (LwnReader *self)
 {
   const char *moved = lwn_store_get_moved_url (self->store, self->feed_url);
 
@@ -47,8 +50,8 @@ lwn_reader_get_current_url (LwnReader *self)
 }
 
 /* The present by the reader's clock, which tests may set. */
-GDateTime *
-lwn_reader_dup_now (LwnReader *self)
+static GDateTime *
+dup_now (LwnReader *self)
 {
   if (self->now_func != NULL)
     return self->now_func (self->now_data);
@@ -66,8 +69,8 @@ lwn_reader_set_now_func (LwnReader *self,
   self->now_data = user_data;
 }
 
-void
-lwn_reader_emit_changed (LwnReader *self)
+static void
+emit_changed (LwnReader *self)
 {
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
@@ -120,16 +123,9 @@ compute_status (LwnReader *self)
   return NULL;
 }
 
-/* For the other parts of the reader: the state may have changed. */
-void
-lwn_reader_notify_state (LwnReader *self)
-{
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
-}
-
-void
-lwn_reader_set_error (LwnReader *self,
-                      const char *error)
+static void
+set_error (LwnReader *self,
+           const char *error)
 {
   /* The status line says when it failed, not when it was last drawn. */
   g_clear_pointer (&self->failed_at, g_date_time_unref);
@@ -145,8 +141,8 @@ lwn_reader_set_error (LwnReader *self,
 }
 
 /* Recomputes the status line and tells the views that something changed. */
-void
-lwn_reader_update (LwnReader *self)
+static void
+update (LwnReader *self)
 {
   g_autofree char *status = compute_status (self);
 
@@ -156,12 +152,12 @@ lwn_reader_update (LwnReader *self)
       self->status = g_steal_pointer (&status);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
     }
-  lwn_reader_emit_changed (self);
+  emit_changed (self);
 }
 
-void
-lwn_reader_set_refreshing (LwnReader *self,
-                           gboolean refreshing)
+static void
+set_refreshing (LwnReader *self,
+                gboolean refreshing)
 {
   if (self->refreshing == refreshing)
     return;
@@ -190,9 +186,285 @@ count_unread (LwnReader *self)
     }
 }
 
-void
-lwn_reader_show_feed (LwnReader *self,
-                      LwnFeed *feed)
+/* Everything changed in one main-loop iteration (a click, Mark all as read,
+ * a new feed) goes into one write, after the one in flight if there is one. */
+static void
+schedule_save (LwnReader *self)
+{
+  lwn_reader_saver_schedule (self->saver);
+}
+
+static void
+show_reminder (LwnReader *self,
+               const char *item_id,
+               gboolean reminder)
+{
+  LwnHeadline *headline = g_hash_table_lookup (self->headline_by_id, item_id);
+
+  if (headline != NULL)
+    lwn_headline_set_reminder (headline, reminder);
+}
+
+/* Takes out the reminders due now. The saver hands them back, and the
+ * reader tells them, once the save that records that has completed. */
+static void
+check_reminders (LwnReader *self)
+{
+  g_autoptr (GDateTime) now = dup_now (self);
+  g_autoptr (GPtrArray) due = lwn_reader_saver_take_due_reminders (self->saver, now);
+
+  if (due->len == 0)
+    return;
+
+  g_debug ("%u reminder(s) due", due->len);
+  for (guint i = 0; i < due->len; i++)
+    {
+      LwnReminder *reminder = g_ptr_array_index (due, i);
+      LwnHeadline *headline = g_hash_table_lookup (self->headline_by_id, lwn_reminder_get_item_id (reminder));
+
+      if (headline != NULL)
+        lwn_headline_set_reminder (headline, FALSE);
+    }
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+/* Reading a headline ends its reminder. Returns whether it had one. */
+static gboolean
+forget_reminder (LwnReader *self,
+                 const char *item_id)
+{
+  if (!lwn_reminders_remove (lwn_store_get_reminders (self->store), item_id))
+    return FALSE;
+
+  show_reminder (self, item_id, FALSE);
+  schedule_save (self);
+  return TRUE;
+}
+
+/* Tells the reminders a save has recorded as gone. */
+static void
+tell_reminders (LwnReader *self,
+                GPtrArray *reminders)
+{
+  for (guint i = 0; i < reminders->len; i++)
+    {
+      LwnReminder *reminder = g_ptr_array_index (reminders, i);
+
+      g_signal_emit (self, signals[SIGNAL_REMINDER_DUE], 0, lwn_reminder_get_item_id (reminder),
+                     lwn_reminder_get_title (reminder), lwn_reminder_get_url (reminder));
+    }
+}
+
+static gboolean
+add_reminder (LwnReader *self,
+              const char *item_id)
+{
+  LwnReminders *reminders = lwn_store_get_reminders (self->store);
+  LwnHeadline *headline = g_hash_table_lookup (self->headline_by_id, item_id);
+  g_autoptr (GDateTime) now = dup_now (self);
+  g_autoptr (LwnReminder) reminder = NULL;
+  g_autoptr (LwnReminder) evicted = NULL;
+
+  if (headline == NULL || lwn_reminders_lookup (reminders, item_id) != NULL)
+    return FALSE;
+
+  reminder = lwn_reader_reminders_make_for (headline, now);
+  if (reminder == NULL)
+    return FALSE;
+
+  lwn_reminders_add (reminders, reminder, &evicted);
+  if (evicted != NULL)
+    show_reminder (self, lwn_reminder_get_item_id (evicted), FALSE);
+  lwn_headline_set_reminder (headline, TRUE);
+  return TRUE;
+}
+
+/* Whether the settings want @item announced. */
+static gboolean
+is_wanted (LwnReader *self,
+           LwnFeedItem *item)
+{
+  return self->notify && (self->notify_security_lists || !lwn_feed_item_is_security_list (item));
+}
+
+/* Announces what the settings want of @items, which stays pending until a notification server
+ * shows it; the rest is not announced, and no longer pending. */
+static void
+announce (LwnReader *self,
+          GPtrArray *items,
+          gboolean first_run)
+{
+  g_autoptr (GPtrArray) wanted = NULL;
+  gboolean dropped = FALSE;
+
+  if (items->len == 0)
+    return;
+
+  wanted = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+  for (guint i = 0; i < items->len; i++)
+    {
+      LwnFeedItem *item = g_ptr_array_index (items, i);
+
+      if (is_wanted (self, item))
+        g_ptr_array_add (wanted, lwn_feed_item_ref (item));
+      else
+        dropped |= lwn_store_drop_pending (self->store, lwn_feed_item_get_id (item));
+    }
+  if (dropped)
+    schedule_save (self);
+  if (wanted->len == 0)
+    return;
+
+  /* A first run announces the feed as a whole: one notification, not a flood. */
+  g_signal_emit (self, signals[SIGNAL_ANNOUNCE], 0, wanted,
+                 first_run ? 1u : (guint) LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+}
+
+/* Adds to @items what an earlier run left pending (take_up_pending()), once a save
+ * shows that the state can be written again: while it cannot, what a server shows cannot be
+ * recorded, and would be shown again at every start. Only what is still pending (not read since,
+ * still in the feed) goes, after the new items: one announcement, so that the notifier groups them
+ * as one. */
+static void
+take_retell (LwnReader *self,
+             GPtrArray *items,
+             gboolean *first_run)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->retell->len; i++)
+    {
+      LwnFeedItem *item = g_ptr_array_index (self->retell, i);
+
+      if (lwn_store_is_pending (self->store, lwn_feed_item_get_id (item)))
+        {
+          g_ptr_array_add (items, lwn_feed_item_ref (item));
+          n++;
+        }
+    }
+  if (self->retell->len == 0)
+    return;
+  g_debug ("Announcing again %u headlines that no notification server showed", n);
+  if (n > 0)
+    *first_run |= self->retell_first_run;
+  g_ptr_array_set_size (self->retell, 0);
+}
+
+/* A save ended: what it recorded is announced and told now, or, when it
+ * failed, the person learns once that new headlines are not recorded. */
+static void
+save_done_cb (const GError *error,
+              GPtrArray *announced,
+              gboolean first_run,
+              GPtrArray *reminded,
+              gpointer user_data)
+{
+  LwnReader *self = user_data;
+
+  if (error != NULL)
+    {
+      gboolean first = self->save_error == NULL;
+
+      g_free (self->save_error);
+      self->save_error = g_strdup (error->message);
+      if (first)
+        {
+          g_warning ("Could not save what was read and announced: %s", error->message);
+          g_signal_emit (self, signals[SIGNAL_ALERT], 0, _ ("New headlines cannot be recorded"), error->message);
+        }
+      update (self);
+      return;
+    }
+
+  if (self->save_error != NULL)
+    {
+      g_message ("The state can be saved again");
+      g_clear_pointer (&self->save_error, g_free);
+      update (self);
+    }
+  /* On disk now, as pending: until a notification server shows them,
+   * the next start announces them again. */
+  take_retell (self, announced, &first_run);
+  announce (self, announced, first_run);
+  tell_reminders (self, reminded);
+}
+
+/* Marks the items never seen before as announced, in memory, and those the
+ * settings want announced as pending until a notification server shows
+ * them; they are announced once a save has recorded that. */
+static void
+take_new_items (LwnReader *self,
+                LwnFeed *feed)
+{
+  gboolean first_run = !lwn_store_has_history (self->store);
+  g_autoptr (GPtrArray) fresh = g_ptr_array_new ();
+  gboolean pending = FALSE;
+
+  for (guint i = 0; i < lwn_feed_get_n_items (feed); i++)
+    {
+      LwnFeedItem *item = lwn_feed_get_item (feed, i);
+
+      if (lwn_store_mark_announced (self->store, lwn_feed_item_get_id (item)))
+        g_ptr_array_add (fresh, item);
+    }
+  if (fresh->len == 0)
+    return;
+  for (guint i = 0; i < fresh->len; i++)
+    lwn_reader_saver_add_item (self->saver, g_ptr_array_index (fresh, i));
+  if (first_run)
+    lwn_reader_saver_set_first_run (self->saver);
+
+  /* The oldest first: a full set keeps the newest. Items that arrive while
+   * notifications are off count as announced, so that turning them on
+   * brings no flood. */
+  for (guint i = fresh->len; i-- > 0;)
+    {
+      LwnFeedItem *item = g_ptr_array_index (fresh, i);
+
+      if (is_wanted (self, item))
+        pending |= lwn_store_mark_pending (self->store, lwn_feed_item_get_id (item));
+    }
+  if (first_run && pending)
+    lwn_store_set_pending_first_run (self->store, TRUE);
+}
+
+/* Once per run, when the first feed is shown: takes up what an earlier run
+ * recorded as announced and no notification server showed, to announce it
+ * again, grouped as a first run's if it was one, as far as it is still in
+ * the feed, unread and wanted, once the next save has worked (the first
+ * answer of the server asks for one). The rest is not announced any more. */
+static void
+take_up_pending (LwnReader *self)
+{
+  GListModel *headlines = G_LIST_MODEL (self->headlines);
+  guint n = g_list_model_get_n_items (headlines);
+
+  if (self->pending_told)
+    return;
+  self->pending_told = TRUE;
+  /* The feed shown has taken what is no longer in it out of the set. */
+  if (!lwn_store_has_pending (self->store))
+    return;
+
+  self->retell_first_run = lwn_store_get_pending_first_run (self->store);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+      LwnFeedItem *item = lwn_headline_get_item (headline);
+      const char *id = lwn_headline_get_id (headline);
+
+      if (!lwn_store_is_pending (self->store, id))
+        continue;
+      if (lwn_headline_get_unread (headline) && is_wanted (self, item))
+        g_ptr_array_add (self->retell, lwn_feed_item_ref (item));
+      else
+        lwn_store_drop_pending (self->store, id);
+    }
+}
+
+static void
+show_feed (LwnReader *self,
+           LwnFeed *feed)
 {
   LwnReaderState old_state = lwn_reader_get_state (self);
   LwnReminders *reminders = lwn_store_get_reminders (self->store);
@@ -231,7 +503,7 @@ lwn_reader_show_feed (LwnReader *self,
   count_unread (self);
   if (lwn_reader_get_state (self) != old_state)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
-  lwn_reader_save_tell_pending (self);
+  take_up_pending (self);
 }
 
 static void
@@ -244,14 +516,215 @@ clear_feed (LwnReader *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
+static void
+apply_success (LwnReader *self,
+               LwnFeed *feed,
+               LwnFetchResponse *response)
+{
+  const char *url = current_url (self);
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  guint delay;
+
+  self->stopped = FALSE;
+  set_error (self, NULL);
+  lwn_store_set_last_success (self->store, now);
+
+  if (feed != NULL)
+    {
+      lwn_store_set_validators (self->store, url, lwn_fetch_response_get_etag (response),
+                                lwn_fetch_response_get_last_modified (response));
+      show_feed (self, feed);
+      take_new_items (self, feed);
+      schedule_save (self);
+    }
+  else if (self->feed == NULL)
+    /* 304 to a request without validators: a confused server; forget them
+     * anyway, so that the next poll cannot be conditional. */
+    lwn_store_set_validators (self->store, url, NULL, NULL);
+  else if (self->save_error != NULL || lwn_reader_saver_has_items (self->saver))
+    /* A 304 changes only the time of success, not worth a write at every
+     * poll; but a save that failed is retried at each chance. */
+    schedule_save (self);
+
+  delay = lwn_scheduler_record_success (self->scheduler,
+                                        self->feed != NULL ? lwn_feed_get_refresh_seconds (self->feed) : 0,
+                                        lwn_fetch_response_get_max_age (response));
+  g_debug ("Refreshed %s; next in %u s", feed != NULL ? "with a new feed" : "(not modified)", delay);
+}
+
+static void
+apply_failure (LwnReader *self,
+               const GError *error,
+               LwnFetchResponse *response)
+{
+  guint status = response != NULL ? lwn_fetch_response_get_status (response) : 0;
+  LwnReaderState old_state = lwn_reader_get_state (self);
+
+  g_message ("Could not load %s: %s", current_url (self), error->message);
+  set_error (self, error->message);
+
+  if (status == 410)
+    {
+      self->stopped = TRUE;
+      lwn_scheduler_stop_polling (self->scheduler);
+    }
+  else
+    {
+      gint64 retry_after = (status == 429 || status == 503) ? lwn_fetch_response_get_retry_after (response) : -1;
+      guint delay = lwn_scheduler_record_failure (self->scheduler, retry_after);
+
+      g_debug ("Next attempt in %u s", delay);
+    }
+
+  if (self->save_error != NULL)
+    schedule_save (self);
+  if (lwn_reader_get_state (self) != old_state)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+load_cb (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  LwnReader *self;
+  g_autoptr (LwnFeed) feed = NULL;
+  g_autoptr (LwnFetchResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean ok;
+
+  ok = lwn_feed_load_finish (result, &feed, &response, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  set_refreshing (self, FALSE);
+  self->last_request_us = g_get_monotonic_time ();
+  self->manual_unchanged = self->manual && ok && feed == NULL;
+  self->manual = FALSE;
+
+  /* Before anything is stored: validators and the cache belong to the new address. */
+  if (response != NULL && lwn_fetch_response_get_moved_to_url (response) != NULL)
+    {
+      g_message ("The feed moved permanently to %s", lwn_fetch_response_get_moved_to_url (response));
+      lwn_store_set_moved_url (self->store, self->feed_url, lwn_fetch_response_get_moved_to_url (response));
+      schedule_save (self);
+    }
+
+  if (ok)
+    apply_success (self, feed, response);
+  else
+    apply_failure (self, error, response);
+  /* What an earlier run left to announce goes out with the save of the first
+   * answer, whatever it is, as what a refresh brings does. */
+  if (self->retell->len > 0)
+    schedule_save (self);
+  /* Any answer, or none, is a moment to look at the clock. */
+  check_reminders (self);
+  update (self);
+}
+
+static void
+load_refresh (LwnReader *self)
+{
+  const char *url = current_url (self);
+  g_autofree char *cache_path = lwn_store_dup_feed_cache_path (self->store, url);
+  LwnFetchRequest request = {
+    .url = url,
+    .etag = lwn_store_get_etag (self->store, url),
+    .last_modified = lwn_store_get_last_modified (self->store, url),
+  };
+
+  /* Never two at once: a timer or click during a refresh is already served. */
+  if (self->refreshing)
+    return;
+
+  /* Without something to show, a 304 would leave the views empty. */
+  if (self->feed == NULL)
+    request.etag = request.last_modified = NULL;
+
+  g_clear_handle_id (&self->manual_id, g_source_remove);
+  set_refreshing (self, TRUE);
+  g_debug ("Refreshing %s", url);
+  lwn_feed_load_async (&request, cache_path, self->cancellable, load_cb, self);
+  emit_changed (self);
+}
+
+/* The first poll waits for the saved copy: with it shown, the request can be
+ * conditional, and an unchanged feed costs a 304. */
+static void
+start_polling (LwnReader *self)
+{
+  if (self->polling)
+    return;
+
+  self->polling = TRUE;
+  lwn_scheduler_start (self->scheduler, 0);
+}
+
+static void
+cache_parsed_cb (GObject *source,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  LwnReader *self;
+  g_autoptr (LwnFeed) feed = NULL;
+  g_autoptr (GError) error = NULL;
+
+  feed = lwn_feed_parse_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  if (feed == NULL)
+    g_warning ("Ignoring the saved copy of the feed: %s", error->message);
+  else if (self->feed == NULL)
+    {
+      g_debug ("Showing %u saved headlines", lwn_feed_get_n_items (feed));
+      show_feed (self, feed);
+      update (self);
+    }
+  start_polling (self);
+}
+
+static void
+cache_read_cb (GObject *source,
+               GAsyncResult *result,
+               gpointer user_data)
+{
+  LwnReader *self;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) body = NULL;
+  g_autofree char *content_type = NULL;
+
+  body = lwn_store_load_feed_body_finish (LWN_STORE (source), result, &content_type, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  if (body == NULL)
+    {
+      if (error != NULL)
+        g_warning ("Could not read the saved copy of the feed: %s", error->message);
+      start_polling (self);
+      return;
+    }
+
+  /* A network answer that came first is newer. */
+  if (self->feed == NULL)
+    lwn_feed_parse_async (body, content_type, current_url (self), self->cancellable, cache_parsed_cb, self);
+  else
+    start_polling (self);
+}
+
 /* The timer, the network coming back or a resume: a wake-up, at which
  * reminders are due as at a poll's result. */
 static void
 scheduler_refresh_due_cb (LwnScheduler *scheduler,
                           LwnReader *self)
 {
-  lwn_reader_reminders_check (self);
-  lwn_reader_load_refresh (self);
+  check_reminders (self);
+  load_refresh (self);
 }
 
 static void
@@ -261,24 +734,17 @@ lwn_reader_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  if (self->save_cancellable != NULL)
-    g_cancellable_cancel (self->save_cancellable);
-  g_clear_handle_id (&self->save_idle_id, g_source_remove);
   g_clear_handle_id (&self->manual_id, g_source_remove);
   if (self->scheduler != NULL)
     g_signal_handlers_disconnect_by_data (self->scheduler, self);
   g_clear_object (&self->scheduler);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->save_cancellable);
+  g_clear_pointer (&self->saver, lwn_reader_saver_free);
   g_clear_object (&self->store);
   g_clear_pointer (&self->headline_by_id, g_hash_table_unref);
   g_clear_object (&self->headlines);
   g_clear_pointer (&self->feed, lwn_feed_unref);
-  g_clear_pointer (&self->unannounced, g_ptr_array_unref);
-  g_clear_pointer (&self->announcing, g_ptr_array_unref);
   g_clear_pointer (&self->retell, g_ptr_array_unref);
-  g_clear_pointer (&self->due_reminders, g_ptr_array_unref);
-  g_clear_pointer (&self->reminding, g_ptr_array_unref);
 
   G_OBJECT_CLASS (lwn_reader_parent_class)->dispose (object);
 }
@@ -404,12 +870,7 @@ lwn_reader_init (LwnReader *self)
   self->headlines = g_list_store_new (LWN_TYPE_HEADLINE);
   self->headline_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   self->cancellable = g_cancellable_new ();
-  self->save_cancellable = g_cancellable_new ();
-  self->unannounced = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-  self->announcing = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
   self->retell = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
-  self->due_reminders = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
-  self->reminding = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
 }
 
 /**
@@ -430,6 +891,7 @@ lwn_reader_new (LwnStore *store,
 
   self = g_object_new (LWN_TYPE_READER, NULL);
   self->store = g_object_ref (store);
+  self->saver = lwn_reader_saver_new (store, save_done_cb, self);
   self->feed_url = g_strdup (feed_url);
   self->scheduler = lwn_scheduler_new (LWN_DEFAULT_INTERVAL, FALSE);
   g_signal_connect (self->scheduler, "refresh-due", G_CALLBACK (scheduler_refresh_due_cb), self);
@@ -454,9 +916,10 @@ lwn_reader_start (LwnReader *self)
     return;
 
   self->started = TRUE;
-  lwn_reader_reminders_check (self);
-  /* Polling starts once the saved copy is shown, or known to be missing. */
-  lwn_reader_load_cache (self);
+  check_reminders (self);
+  /* Polling starts once the saved copy is shown, or known to be missing.
+   * The store finds the copy of a feed that moved by its configured URL. */
+  lwn_store_load_feed_body_async (self->store, self->feed_url, self->cancellable, cache_read_cb, self);
 }
 
 /**
@@ -474,7 +937,7 @@ lwn_reader_shutdown (LwnReader *self)
   g_return_if_fail (LWN_IS_READER (self));
 
   g_cancellable_cancel (self->cancellable);
-  g_clear_handle_id (&self->save_idle_id, g_source_remove);
+  lwn_reader_saver_stop (self->saver);
   g_clear_handle_id (&self->manual_id, g_source_remove);
   if (!lwn_store_save (self->store, &error))
     g_warning ("Could not save what was read: %s", error->message);
@@ -505,21 +968,21 @@ lwn_reader_set_feed_url (LwnReader *self,
   /* Cancel and replace: late results of the old feed must not land. */
   g_cancellable_cancel (self->cancellable);
   g_set_object (&self->cancellable, g_cancellable_new ());
-  lwn_reader_set_refreshing (self, FALSE);
+  set_refreshing (self, FALSE);
   self->stopped = FALSE;
   self->last_request_us = 0;
   self->manual = self->manual_unchanged = FALSE;
-  lwn_reader_set_error (self, NULL);
+  set_error (self, NULL);
   clear_feed (self);
   /* The old feed's back-off and hints say nothing about the new one. */
   lwn_scheduler_forget_feed (self->scheduler);
   lwn_scheduler_resume_polling (self->scheduler);
-  lwn_reader_update (self);
+  update (self);
 
   if (self->started)
     {
-      lwn_reader_load_cache (self);
-      lwn_reader_load_refresh (self);
+      lwn_store_load_feed_body_async (self->store, self->feed_url, self->cancellable, cache_read_cb, self);
+      load_refresh (self);
     }
 }
 
@@ -591,7 +1054,7 @@ manual_refresh_cb (gpointer user_data)
   self->manual_id = 0;
   /* The spinner has been on since the click; now the request is real. */
   self->refreshing = FALSE;
-  lwn_reader_load_refresh (self);
+  load_refresh (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -624,13 +1087,13 @@ lwn_reader_refresh (LwnReader *self)
   wait = self->last_request_us == 0 ? 0 : self->last_request_us + gap - g_get_monotonic_time ();
   if (wait <= 0)
     {
-      lwn_reader_load_refresh (self);
+      load_refresh (self);
       return;
     }
 
   self->manual_id = g_timeout_add ((guint) (wait / 1000) + 1, manual_refresh_cb, self);
-  lwn_reader_set_refreshing (self, TRUE);
-  lwn_reader_emit_changed (self);
+  set_refreshing (self, TRUE);
+  emit_changed (self);
 }
 
 /**
@@ -645,7 +1108,7 @@ lwn_reader_refresh_due (LwnReader *self)
   g_return_if_fail (LWN_IS_READER (self));
 
   if (self->started)
-    lwn_reader_load_refresh (self);
+    load_refresh (self);
 }
 
 /**
@@ -673,20 +1136,20 @@ lwn_reader_mark_read (LwnReader *self,
   if (!lwn_store_mark_read (self->store, item_id))
     {
       if (pending)
-        lwn_reader_save_schedule (self);
+        schedule_save (self);
       /* Read again, once more on its own: the reminder has served. */
-      if (lwn_reader_reminders_forget (self, item_id))
-        lwn_reader_emit_changed (self);
+      if (forget_reminder (self, item_id))
+        emit_changed (self);
       return;
     }
-  lwn_reader_reminders_forget (self, item_id);
+  forget_reminder (self, item_id);
 
   headline = g_hash_table_lookup (self->headline_by_id, item_id);
   if (headline != NULL)
     lwn_headline_set_unread (headline, FALSE);
   count_unread (self);
-  lwn_reader_save_schedule (self);
-  lwn_reader_emit_changed (self);
+  schedule_save (self);
+  emit_changed (self);
 }
 
 /**
@@ -711,7 +1174,7 @@ lwn_reader_mark_shown (LwnReader *self,
   for (gsize i = 0; item_ids[i] != NULL; i++)
     changed |= lwn_store_drop_pending (self->store, item_ids[i]);
   if (changed)
-    lwn_reader_save_schedule (self);
+    schedule_save (self);
 }
 
 /**
@@ -777,8 +1240,8 @@ lwn_reader_mark_all_read (LwnReader *self)
     return;
 
   count_unread (self);
-  lwn_reader_save_schedule (self);
-  lwn_reader_emit_changed (self);
+  schedule_save (self);
+  emit_changed (self);
 }
 
 LwnReaderState
@@ -867,7 +1330,7 @@ lwn_reader_dup_site_url (LwnReader *self)
   if (self->feed != NULL && lwn_url_is_launchable (lwn_feed_get_link (self->feed)))
     return g_strdup (lwn_feed_get_link (self->feed));
 
-  return lwn_url_dup_site_root (lwn_reader_get_current_url (self));
+  return lwn_url_dup_site_root (current_url (self));
 }
 
 /**
@@ -887,8 +1350,68 @@ lwn_reader_dup_site_name (LwnReader *self)
   if (self->feed != NULL && *lwn_feed_get_title (self->feed) != '\0')
     return g_strdup (lwn_feed_get_title (self->feed));
 
-  host = lwn_url_dup_host (lwn_reader_get_current_url (self));
+  host = lwn_url_dup_host (current_url (self));
   if (host == NULL || g_ascii_strcasecmp (host, "lwn.net") == 0 || g_ascii_strcasecmp (host, "www.lwn.net") == 0)
     return g_strdup ("LWN.net");
   return g_steal_pointer (&host);
+}
+
+/**
+ * lwn_reader_set_reminder:
+ * @self: a #LwnReader
+ * @item_id: an item of the current feed
+ * @remind: whether to be told when it becomes free
+ *
+ * Asks to be told, with #LwnReader::reminder-due, when a subscriber-only
+ * article of the feed becomes free to everyone, or takes that back. Only
+ * articles with a date that are not free yet can have a reminder, and only
+ * the %LWN_REMINDERS_MAX set last are kept: a new one beyond them takes the
+ * place of the one set longest ago. A reminder outlives the article's
+ * leaving the feed, and ends when it is due, when the headline is read on
+ * its own (opened, or marked read from a notification), or here. "Mark all
+ * as read" leaves reminders alone: they were asked for one by one. The
+ * change is saved soon, off the main thread, and shown by the headline's
+ * #LwnHeadline:reminder.
+ *
+ * Returns: %TRUE if the reminder was set or taken back; %FALSE if nothing
+ *   changed: it was already so, or the item cannot have one
+ */
+gboolean
+lwn_reader_set_reminder (LwnReader *self,
+                         const char *item_id,
+                         gboolean remind)
+{
+  gboolean changed;
+
+  g_return_val_if_fail (LWN_IS_READER (self), FALSE);
+  g_return_val_if_fail (item_id != NULL, FALSE);
+
+  if (remind)
+    changed = add_reminder (self, item_id);
+  else
+    changed = lwn_reminders_remove (lwn_store_get_reminders (self->store), item_id);
+
+  if (!changed)
+    return FALSE;
+
+  show_reminder (self, item_id, remind);
+  schedule_save (self);
+  emit_changed (self);
+  return TRUE;
+}
+
+/**
+ * lwn_reader_has_reminder:
+ * @self: a #LwnReader
+ * @item_id: (nullable): an item, in the current feed or not
+ *
+ * Returns: %TRUE if a reminder is set for @item_id and was not taken as due yet
+ */
+gboolean
+lwn_reader_has_reminder (LwnReader *self,
+                         const char *item_id)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), FALSE);
+
+  return lwn_reminders_lookup (lwn_store_get_reminders (self->store), item_id) != NULL;
 }

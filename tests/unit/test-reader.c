@@ -749,6 +749,101 @@ test_switch_feed_back_off (Fixture *fixture,
   g_assert_cmpuint (lwn_scheduler_get_next_delay (scheduler), ==, LWN_DEFAULT_INTERVAL);
 }
 
+typedef struct
+{
+  guint n_done;
+  gboolean failed;
+  guint n_announced;
+  gboolean first_run;
+  guint n_reminded;
+} SaverDone;
+
+static void
+saver_done_cb (const GError *error,
+               GPtrArray *announced,
+               gboolean first_run,
+               GPtrArray *reminded,
+               gpointer user_data)
+{
+  SaverDone *done = user_data;
+
+  done->n_done++;
+  done->failed = error != NULL;
+  done->n_announced = announced->len;
+  done->first_run = first_run;
+  done->n_reminded = reminded->len;
+}
+
+static void
+wait_for_saves (SaverDone *done,
+                guint n_done)
+{
+  while (done->n_done < n_done)
+    g_main_context_iteration (NULL, TRUE);
+  settle ();
+  g_assert_cmpuint (done->n_done, ==, n_done);
+}
+
+static void
+test_saver (Fixture *fixture,
+            gconstpointer data)
+{
+  g_autoptr (LwnReaderSaver) saver = NULL;
+  g_autoptr (LwnFeedItem) first = lwn_feed_item_new ("https://lwn.net/Articles/1/", "One", NULL, NULL, NULL, NULL, NULL, FALSE);
+  g_autoptr (LwnFeedItem) second = lwn_feed_item_new ("https://lwn.net/Articles/2/", "Two", NULL, NULL, NULL, NULL, NULL, FALSE);
+  g_autoptr (GDateTime) free_on = g_date_time_new_utc (2020, 1, 1, 0, 0, 0);
+  g_autoptr (GDateTime) now = g_date_time_new_utc (2021, 1, 1, 0, 0, 0);
+  g_autoptr (LwnReminder) reminder = lwn_reminder_new ("https://lwn.net/Articles/3/", "Three", "https://lwn.net/Articles/3/", free_on);
+  g_autoptr (LwnReminder) evicted = NULL;
+  g_autoptr (GPtrArray) due = NULL;
+  g_autofree char *moved = g_strconcat (fixture->state_dir, ".away", NULL);
+  SaverDone done = { 0 };
+
+  g_test_summary ("The saver makes one write of the changes of one main-loop iteration, hands back what it kept "
+                  "once a write has recorded it, and keeps it through a write that failed");
+
+  saver = lwn_reader_saver_new (fixture->store, saver_done_cb, &done);
+  lwn_reader_saver_add_item (saver, first);
+  lwn_reader_saver_set_first_run (saver);
+  g_assert_true (lwn_reader_saver_has_items (saver));
+  lwn_reader_saver_schedule (saver);
+  lwn_reader_saver_schedule (saver);
+  wait_for_saves (&done, 1);
+  g_assert_false (done.failed);
+  g_assert_cmpuint (done.n_announced, ==, 1);
+  g_assert_true (done.first_run);
+  g_assert_false (lwn_reader_saver_has_items (saver));
+  g_assert_true (g_file_test (lwn_store_get_state_path (fixture->store), G_FILE_TEST_EXISTS));
+
+  /* A reminder that is due leaves the store's set, and comes back once a write recorded that. */
+  g_assert_true (lwn_reminders_add (lwn_store_get_reminders (fixture->store), reminder, &evicted));
+  due = lwn_reader_saver_take_due_reminders (saver, now);
+  g_assert_cmpuint (due->len, ==, 1);
+  g_assert_null (lwn_reminders_lookup (lwn_store_get_reminders (fixture->store), "https://lwn.net/Articles/3/"));
+  wait_for_saves (&done, 2);
+  g_assert_false (done.failed);
+  g_assert_cmpuint (done.n_announced, ==, 0);
+  g_assert_cmpuint (done.n_reminded, ==, 1);
+
+  /* A file where the state folder should be: the write fails, and the item waits for the next. */
+  g_assert_cmpint (g_rename (fixture->state_dir, moved), ==, 0);
+  g_assert_true (g_file_set_contents (fixture->state_dir, "not a folder", -1, NULL));
+  lwn_reader_saver_add_item (saver, second);
+  lwn_reader_saver_schedule (saver);
+  wait_for_saves (&done, 3);
+  g_assert_true (done.failed);
+  g_assert_cmpuint (done.n_announced, ==, 0);
+  g_assert_true (lwn_reader_saver_has_items (saver));
+
+  g_assert_cmpint (g_unlink (fixture->state_dir), ==, 0);
+  g_assert_cmpint (g_rename (moved, fixture->state_dir), ==, 0);
+  lwn_reader_saver_schedule (saver);
+  wait_for_saves (&done, 4);
+  g_assert_false (done.failed);
+  g_assert_cmpuint (done.n_announced, ==, 1);
+  g_assert_false (done.first_run);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -778,6 +873,7 @@ main (int argc,
   ADD ("/reader/site", test_site);
   ADD ("/reader/switch-feed", test_switch_feed);
   ADD ("/reader/switch-feed/back-off", test_switch_feed_back_off);
+  ADD ("/reader/saver", test_saver);
 #undef ADD
 
   return g_test_run ();
