@@ -254,6 +254,23 @@ lwn_reader_saver_has_items (LwnReaderSaver *self)
 }
 
 /**
+ * lwn_reader_saver_is_idle:
+ * @self: a #LwnReaderSaver
+ *
+ * Tests wait for this before they change the state folder under the saver,
+ * because a write in flight would create the folder again.
+ *
+ * Returns: %TRUE if no write is in flight and none is scheduled
+ */
+gboolean
+lwn_reader_saver_is_idle (LwnReaderSaver *self)
+{
+  g_return_val_if_fail (self != NULL, TRUE);
+
+  return !self->saving && !self->wanted && self->idle_id == 0;
+}
+
+/**
  * lwn_reader_saver_take_due_reminders:
  * @self: a #LwnReaderSaver
  * @now: the present, by the reader's clock

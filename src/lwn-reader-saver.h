@@ -43,6 +43,7 @@ void            lwn_reader_saver_add_item      (LwnReaderSaver         *self,
                                                 LwnFeedItem            *item);
 void            lwn_reader_saver_set_first_run (LwnReaderSaver         *self);
 gboolean        lwn_reader_saver_has_items     (LwnReaderSaver         *self);
+gboolean        lwn_reader_saver_is_idle       (LwnReaderSaver         *self);
 GPtrArray      *lwn_reader_saver_take_due_reminders (LwnReaderSaver    *self,
                                                      GDateTime         *now);
 /* clang-format on */

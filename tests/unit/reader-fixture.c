@@ -220,6 +220,21 @@ is_failed (Fixture *fixture)
 }
 
 gboolean
+is_saved (Fixture *fixture)
+{
+  return lwn_reader_saver_is_idle (fixture->reader->saver);
+}
+
+/* Lets every pending idle and worker finish, then waits for the saves to end:
+ * under a loaded machine or the sanitizers a write can take longer than settle(). */
+void
+settle_saves (Fixture *fixture)
+{
+  settle ();
+  wait_until (fixture, is_saved, "the saves to end");
+}
+
+gboolean
 has_announced (Fixture *fixture)
 {
   return fixture->announced->len > 0;

@@ -58,6 +58,8 @@ void         wait_until          (Fixture      *fixture,
                                   Predicate     predicate,
                                   const char   *what);
 void         settle              (void);
+void         settle_saves        (Fixture      *fixture);
+gboolean     is_saved            (Fixture      *fixture);
 gboolean     is_ready            (Fixture      *fixture);
 gboolean     is_failed           (Fixture      *fixture);
 gboolean     has_announced       (Fixture      *fixture);

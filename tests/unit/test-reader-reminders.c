@@ -492,7 +492,7 @@ test_save_failure (Fixture *fixture,
   serve_items (fixture, items, G_N_ELEMENTS (items));
   start_and_load (fixture);
   g_assert_true (set_reminder (fixture, 1, TRUE));
-  settle ();
+  settle_saves (fixture);
 
   g_assert_cmpint (g_rename (fixture->state_dir, moved), ==, 0);
   g_assert_true (g_file_set_contents (fixture->state_dir, "not a folder", -1, NULL));

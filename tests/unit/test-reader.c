@@ -315,6 +315,7 @@ test_save_failure (Fixture *fixture,
   start_and_load (fixture);
   wait_until (fixture, has_announced, "the first announcement");
   g_ptr_array_set_size (fixture->announced, 0);
+  wait_until (fixture, is_saved, "the first load's saves to end");
 
   /* A file where the state folder should be: every write fails (even as
    * root, which a read-only folder would not stop). */
@@ -420,7 +421,7 @@ start_and_settle (Fixture *fixture)
 {
   start_and_load (fixture);
   wait_until (fixture, not_refreshing, "the end of the refresh");
-  settle ();
+  settle_saves (fixture);
   return fixture->announced->len;
 }
 
