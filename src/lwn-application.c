@@ -686,7 +686,12 @@ stop_inputs (LwnApplication *self)
   g_clear_object (&self->tray_host);
 
   for (guint i = 0; names[i] != NULL; i++)
-    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), names[i])), FALSE);
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), names[i]);
+
+      if (G_IS_SIMPLE_ACTION (action))
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), FALSE);
+    }
   if (self->window_actions != NULL)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->window_actions), "open-link")),
                                  FALSE);
