@@ -11,6 +11,7 @@
 #include "lwn-autostart.h"
 #include "lwn-cli.h"
 #include "lwn-desktop.h"
+#include "lwn-headline-row.h"
 #include "lwn-headlines-window.h"
 #include "lwn-launcher.h"
 #include "lwn-locations.h"
@@ -23,9 +24,9 @@
 #include "lwn-tray.h"
 
 /* How long quitting waits for a "Start at login" write under way. */
-#define AUTOSTART_FLUSH_MS 2000
+#define AUTOSTART_DRAIN_MS 2000
 /* How long quitting waits for a notification server to answer what is being shown. */
-#define NOTIFIER_FLUSH_MS 1000
+#define NOTIFIER_DRAIN_MS 1000
 
 struct _LwnApplication
 {
@@ -43,10 +44,18 @@ struct _LwnApplication
   LwnHeadlinesWindow *headlines_window; /* while open; it destroys itself on close */
   LwnAutostartSwitch *autostart;
 
+  /* Actions for the application's own windows alone. GApplication exports
+   * its action map on the session bus to every process: "open-link" opens
+   * any http(s) URL and raises the browser, which no other process may ask. */
+  GSimpleActionGroup *window_actions;
+
   LwnTrayHost *tray_host;
   guint sigterm_id;
   guint sigint_id;
+  GCancellable *launches; /* browsers being started, stopped at quit */
   gboolean started;
+  gboolean quitting; /* the inputs are stopped: nothing opens or marks read any more */
+  gboolean saved;    /* the last save is done */
 };
 
 G_DEFINE_FINAL_TYPE (LwnApplication, lwn_application, GTK_TYPE_APPLICATION)
@@ -61,6 +70,9 @@ launch_cb (GObject *source,
   g_autofree char *message = NULL;
 
   if (lwn_launcher_open_finish (LWN_LAUNCHER (source), result, &error))
+    return;
+  /* Stopped by quitting, which no one needs to hear about. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
     {
@@ -80,7 +92,10 @@ open_url (LwnApplication *self,
           const char *url,
           const char *activation_token)
 {
-  lwn_launcher_open_async (self->launcher, url, activation_token, NULL, launch_cb, g_object_ref (self));
+  /* After Quit, no browser starts: the person asked for the program to go. */
+  if (self->quitting)
+    return;
+  lwn_launcher_open_async (self->launcher, url, activation_token, self->launches, launch_cb, g_object_ref (self));
 }
 
 /* Actions: what the menu, the notifications and the command line ask for */
@@ -148,6 +163,10 @@ show_headlines_activated (GSimpleAction *action,
   if (self->headlines_window == NULL)
     {
       self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->reader, self->settings);
+      /* Under a prefix of its own on the widget: not exported as a window's
+       * "win." actions are. */
+      gtk_widget_insert_action_group (GTK_WIDGET (self->headlines_window), LWN_HEADLINE_ROW_ACTIONS,
+                                      G_ACTION_GROUP (self->window_actions));
       lwn_headlines_window_set_in_tray (self->headlines_window, lwn_tray_is_connected (self->tray));
       g_object_add_weak_pointer (G_OBJECT (self->headlines_window), (gpointer *) &self->headlines_window);
     }
@@ -181,12 +200,14 @@ about_activated (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (about));
 }
 
+static void lwn_application_begin_quit (LwnApplication *self);
+
 static void
 quit_activated (GSimpleAction *action,
                 GVariant *parameter,
                 gpointer user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  lwn_application_begin_quit (user_data);
 }
 
 static void
@@ -252,7 +273,6 @@ add_actions (LwnApplication *self)
 {
   const GActionEntry entries[] = {
     { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "s" },
-    { .name = "open-link", .activate = open_link_activated, .parameter_type = "s" },
     { .name = "show-headlines", .activate = show_headlines_activated },
     { .name = "about", .activate = about_activated },
     { .name = "preferences", .activate = preferences_activated },
@@ -262,11 +282,16 @@ add_actions (LwnApplication *self)
     { .name = "quit", .activate = quit_activated },
     { .name = "autostart", .state = "false", .change_state = autostart_change_state },
   };
+  const GActionEntry window_entries[] = {
+    { .name = "open-link", .activate = open_link_activated, .parameter_type = "s" },
+  };
   const char *refresh_accels[] = { "<Control>r", NULL };
   const char *quit_accels[] = { "<Control>q", NULL };
   GAction *autostart;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  self->window_actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->window_actions), window_entries, G_N_ELEMENTS (window_entries), self);
   autostart = g_action_map_lookup_action (G_ACTION_MAP (self), "autostart");
   g_simple_action_set_state (G_SIMPLE_ACTION (autostart),
                              g_variant_new_boolean (lwn_autostart_switch_get_enabled (self->autostart)));
@@ -450,8 +475,15 @@ quit_signal_cb (gpointer user_data)
 {
   LwnApplication *self = user_data;
 
+  /* A second signal means the first one's wait is too long. */
+  if (self->quitting)
+    {
+      g_debug ("Quitting at once on a second signal");
+      g_application_quit (G_APPLICATION (self));
+      return G_SOURCE_CONTINUE;
+    }
   g_debug ("Quitting on a signal");
-  g_application_quit (G_APPLICATION (self));
+  lwn_application_begin_quit (self);
   return G_SOURCE_CONTINUE;
 }
 
@@ -529,6 +561,7 @@ lwn_application_startup (GApplication *application)
   self->reader = lwn_reader_new (self->store, feed_url);
   self->reader_settings = lwn_reader_settings_new (self->settings, self->reader);
   self->launcher = lwn_launcher_new ();
+  self->launches = g_cancellable_new ();
   self->notifier = lwn_notifier_new (self->session_bus);
   g_signal_connect (self->reader, "announce", G_CALLBACK (reader_announce_cb), self);
   g_signal_connect (self->reader, "alert", G_CALLBACK (reader_alert_cb), self);
@@ -565,10 +598,17 @@ lwn_application_command_line (GApplication *application,
 {
   LwnApplication *self = LWN_APPLICATION (application);
   GVariantDict *options = g_application_command_line_get_options_dict (command_line);
-  /* Options first: they mark what the settings must not override. */
-  gboolean changed = lwn_reader_settings_apply_options (self->reader_settings, options);
+  gboolean changed;
   gboolean show = g_variant_dict_contains (options, "show");
 
+  /* Quitting already: nothing is refreshed, shown or changed any more. */
+  if (self->quitting)
+    {
+      g_debug ("Started again while quitting: nothing to do");
+      return 0;
+    }
+  /* Options first: they mark what the settings must not override. */
+  changed = lwn_reader_settings_apply_options (self->reader_settings, options);
   if (!self->started)
     {
       self->started = TRUE;
@@ -612,13 +652,145 @@ release_services (LwnApplication *self)
   if (self->autostart != NULL)
     g_signal_handlers_disconnect_by_data (self->autostart, self);
   g_clear_object (&self->tray);
+  g_clear_object (&self->window_actions);
   g_clear_object (&self->autostart);
   g_clear_object (&self->reader_settings);
   g_clear_object (&self->launcher);
+  g_clear_object (&self->launches);
   g_clear_object (&self->notifier);
   g_clear_object (&self->reader);
   g_clear_object (&self->store);
   g_clear_object (&self->settings);
+}
+
+/* Quitting: the inputs stop first, then the last save, and only then is the
+ * application released. Nothing runs a main loop of its own meanwhile: what
+ * quitting waits for holds the application and ends from its callback. */
+
+/* Everything that could open a page or mark a headline read stops here: the
+ * actions (the menu's, the windows' and those other processes activate over
+ * D-Bus), the windows, the tray, the notifications' buttons, loading, and
+ * browsers still being started. */
+static void
+stop_inputs (LwnApplication *self)
+{
+  g_auto (GStrv) names = g_action_group_list_actions (G_ACTION_GROUP (self));
+  GList *windows;
+
+  self->quitting = TRUE;
+  g_cancellable_cancel (self->launches);
+
+  /* No notice about the tray is posted while quitting. */
+  if (self->tray_host != NULL)
+    g_signal_handlers_disconnect_by_data (self->tray_host, self);
+  g_clear_object (&self->tray_host);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), names[i]);
+
+      if (G_IS_SIMPLE_ACTION (action))
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), FALSE);
+    }
+  if (self->window_actions != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->window_actions), "open-link")),
+                                 FALSE);
+
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (self))) != NULL)
+    gtk_widget_destroy (windows->data);
+
+  /* The indicator goes with the tray, so the tray host drops the icon. */
+  if (self->tray != NULL)
+    g_signal_handlers_disconnect_by_data (self->tray, self);
+  g_clear_object (&self->tray);
+
+  /* The notifier still says what a server showed, for the last save. */
+  if (self->notifier != NULL)
+    {
+      const char *inputs[] = { "open", "open-reminder", "show-all" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+        g_signal_handlers_disconnect_matched (self->notifier, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DATA,
+                                              g_signal_lookup (inputs[i], LWN_TYPE_NOTIFIER), 0, NULL, NULL, self);
+    }
+
+  /* Stops loading and saves what was read up to now; the last save comes
+   * after the notification server's answers. */
+  if (self->reader != NULL)
+    lwn_reader_shutdown (self->reader);
+}
+
+static void
+save_last (LwnApplication *self)
+{
+  if (self->saved)
+    return;
+  self->saved = TRUE;
+  if (self->reader != NULL)
+    lwn_reader_shutdown (self->reader);
+  if (self->notifier != NULL)
+    {
+      lwn_notifier_withdraw_all (self->notifier);
+      /* Its button would show a window that has gone with the process. */
+      lwn_notifier_withdraw_notice (self->notifier);
+    }
+}
+
+static void
+notifier_drained_cb (GObject *source,
+                     GAsyncResult *result,
+                     gpointer user_data)
+{
+  g_autoptr (LwnApplication) self = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (!lwn_notifier_drain_finish (LWN_NOTIFIER (source), result, &error))
+    g_message ("The notification server did not answer in time: the next start may announce again what it was asked to show");
+  /* What a server is showing now is known as shown before the last save:
+   * otherwise the next start would announce it again. */
+  save_last (self);
+  g_application_release (G_APPLICATION (self));
+}
+
+static void
+autostart_drained_cb (GObject *source,
+                      GAsyncResult *result,
+                      gpointer user_data)
+{
+  g_autoptr (LwnApplication) self = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (!lwn_autostart_switch_drain_finish (LWN_AUTOSTART_SWITCH (source), result, &error))
+    g_warning ("Start at login: the entry was still being written at quit; it may not match the last choice");
+  g_application_release (G_APPLICATION (self));
+}
+
+/* Quit, from the menu, the keyboard or a signal. */
+static void
+lwn_application_begin_quit (LwnApplication *self)
+{
+  if (self->quitting)
+    return;
+
+  g_debug ("Quitting");
+  stop_inputs (self);
+  if (self->notifier != NULL)
+    {
+      g_application_hold (G_APPLICATION (self));
+      lwn_notifier_drain_async (self->notifier, NOTIFIER_DRAIN_MS, NULL, notifier_drained_cb, g_object_ref (self));
+    }
+  else
+    save_last (self);
+  /* "Start at login" clicked just before quitting is written before the
+   * process goes, or it would be lost with the worker that writes it. */
+  if (self->autostart != NULL)
+    {
+      g_application_hold (G_APPLICATION (self));
+      lwn_autostart_switch_drain_async (self->autostart, AUTOSTART_DRAIN_MS, NULL, autostart_drained_cb,
+                                        g_object_ref (self));
+    }
+  /* The hold startup took: once the waits above end, so does the program. */
+  g_application_release (G_APPLICATION (self));
 }
 
 static void
@@ -626,34 +798,37 @@ lwn_application_shutdown (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
 
-  /* Before the flush below runs the main loop: no notice about the tray is
-   * posted while quitting. */
-  if (self->tray_host != NULL)
-    g_signal_handlers_disconnect_by_data (self->tray_host, self);
-  g_clear_object (&self->tray_host);
-  /* What a server is showing now is known as shown before the last save:
-   * otherwise the next start would announce it again. */
-  if (self->notifier != NULL && !lwn_notifier_flush (self->notifier, NOTIFIER_FLUSH_MS))
-    g_message ("The notification server did not answer in time: the next start may announce again what it was asked to show");
-  if (self->reader != NULL)
-    lwn_reader_shutdown (self->reader);
+  /* Quit by other means than lwn_application_begin_quit() (a second
+   * signal, or GApplication itself): nothing waits any longer. */
+  if (!self->quitting)
+    stop_inputs (self);
+  save_last (self);
+  if (self->autostart != NULL && lwn_autostart_switch_is_busy (self->autostart))
+    g_warning ("Start at login: the entry was still being written at quit; it may not match the last choice");
 
   g_clear_handle_id (&self->sigterm_id, g_source_remove);
   g_clear_handle_id (&self->sigint_id, g_source_remove);
-  if (self->notifier != NULL)
-    {
-      lwn_notifier_withdraw_all (self->notifier);
-      /* Its button would show a window that has gone with the process. */
-      lwn_notifier_withdraw_notice (self->notifier);
-    }
-  /* "Start at login" clicked just before quitting is written before the
-   * process goes, or it would be lost with the worker that writes it. */
-  if (self->autostart != NULL && !lwn_autostart_switch_flush (self->autostart, AUTOSTART_FLUSH_MS))
-    g_warning ("Start at login: the entry was still being written at quit; it may not match the last choice");
-
   release_services (self);
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->shutdown (application);
+}
+
+/* Whether an lwn-tray instance owns the application's name on the session bus. */
+static gboolean
+applet_is_running (void)
+{
+  g_autoptr (GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr (GVariant) reply = NULL;
+  gboolean owned = FALSE;
+
+  if (bus == NULL)
+    return FALSE;
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "NameHasOwner", g_variant_new ("(s)", APP_ID), G_VARIANT_TYPE ("(b)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &owned);
+  return owned;
 }
 
 /* Checks what can be checked before any instance is asked: a bad value is
@@ -683,8 +858,18 @@ lwn_application_handle_local_options (GApplication *application,
   if (g_variant_dict_contains (options, "json"))
     return lwn_cli_run (LWN_CLI_FORMAT_JSON, feed_url);
 
+  /* Without a display this process cannot be the applet, but it can still
+   * hand its options to the applet that runs (from an ssh shell, say): as a
+   * launcher, it never becomes the primary instance, whose startup needs
+   * the display. */
+  if (!gtk_init_check (NULL, NULL) && applet_is_running ())
+    {
+      g_debug ("No display: handing the options to the running applet");
+      g_application_set_flags (application, g_application_get_flags (application) | G_APPLICATION_IS_LAUNCHER);
+      return -1;
+    }
   /* Fail with one clear line here rather than with a GTK critical later. */
-  if (!gtk_init_check (NULL, NULL))
+  if (gdk_display_get_default () == NULL)
     {
       /* Uninstalled, no lwn-tray is on PATH: name this very binary. */
       g_autofree char *uninstalled = lwn_locations_dup_uninstalled_binary ();
@@ -697,16 +882,14 @@ lwn_application_handle_local_options (GApplication *application,
       return 1;
     }
 
-  /* Made here, before startup and before any other thread: the tray needs
-   * the connection made already and its lookups ordered (see
-   * lwn_tray_order_bus_lookups()), and failing here takes one clear line. */
+  /* Made here, before startup: failing here takes one clear line rather
+   * than a warning from every service that needs the bus. */
   self->session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (self->session_bus == NULL)
     {
       g_printerr ("lwn-tray: %s: %s\n", _ ("cannot connect to the session bus"), error->message);
       return 1;
     }
-  lwn_tray_order_bus_lookups (self->session_bus);
 
   return -1;
 }

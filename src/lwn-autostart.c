@@ -428,6 +428,7 @@ struct _LwnAutostartSwitch
   gboolean writing; /* a write is under way... */
   gboolean written; /* ...asking for this */
   GCancellable *cancellable;
+  GPtrArray *drains; /* GTask*, waiting for the last request to settle */
 };
 
 G_DEFINE_FINAL_TYPE (LwnAutostartSwitch, lwn_autostart_switch, G_TYPE_OBJECT)
@@ -441,6 +442,30 @@ enum
 static guint signals[N_SIGNALS];
 
 static void write_wanted (LwnAutostartSwitch *self);
+
+/* Names the drain's tasks; its address is what matters. */
+static char drain_source_tag;
+
+/* Ends every drain waiting, with @error or with success. */
+static void
+finish_drains (LwnAutostartSwitch *self,
+               const GError *error)
+{
+  g_autoptr (GPtrArray) drains = g_steal_pointer (&self->drains);
+
+  self->drains = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < drains->len; i++)
+    {
+      GTask *task = g_ptr_array_index (drains, i);
+
+      /* The deadline is moot now; it holds no reference to the task. */
+      g_source_destroy (g_task_get_task_data (task));
+      if (error != NULL)
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_boolean (task, TRUE);
+    }
+}
 
 static void
 written_cb (GObject *source_object,
@@ -470,6 +495,9 @@ written_cb (GObject *source_object,
     }
 
   g_signal_emit (self, signals[SIGNAL_SETTLED], 0, enabled, error);
+  /* The drain waits for the write, not for its success: the settled
+   * handler has told a failure already. */
+  finish_drains (self, NULL);
 }
 
 static void
@@ -487,6 +515,13 @@ lwn_autostart_switch_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->drains != NULL)
+    {
+      g_autoptr (GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("Operation was cancelled"));
+
+      finish_drains (self, error);
+      g_clear_pointer (&self->drains, g_ptr_array_unref);
+    }
 
   G_OBJECT_CLASS (lwn_autostart_switch_parent_class)->dispose (object);
 }
@@ -527,6 +562,7 @@ static void
 lwn_autostart_switch_init (LwnAutostartSwitch *self)
 {
   self->cancellable = g_cancellable_new ();
+  self->drains = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 /**
@@ -582,47 +618,82 @@ lwn_autostart_switch_is_busy (LwnAutostartSwitch *self)
 }
 
 static gboolean
-flush_expired_cb (gpointer user_data)
+drain_expired_cb (gpointer user_data)
 {
-  gboolean *expired = user_data;
+  GTask *task = user_data;
+  LwnAutostartSwitch *self = g_task_get_source_object (task);
+  guint index;
 
-  *expired = TRUE;
+  /* Still in the list: finish_drains() destroys this source otherwise. */
+  if (g_ptr_array_find (self->drains, task, &index))
+    {
+      g_autoptr (GTask) expired = g_ptr_array_steal_index (self->drains, index);
+
+      g_task_return_new_error (expired, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                               _ ("The entry was still being written"));
+    }
   return G_SOURCE_REMOVE;
 }
 
 /**
- * lwn_autostart_switch_flush:
+ * lwn_autostart_switch_drain_async:
  * @self: a #LwnAutostartSwitch
  * @timeout_ms: how long to wait at most
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once the last request is written, or @timeout_ms have
+ *   passed
+ * @user_data: for @callback
  *
- * Runs the thread-default main context until the last request is written,
- * or @timeout_ms have passed: for quitting, so that a choice just made is
- * not lost with the process. The entry is a small file, so this is short;
- * the bound is for a folder that hangs.
+ * Waits, without blocking the main loop, for the last request to settle:
+ * for quitting, so that a choice just made is not lost with the process.
+ * The entry is a small file, so this is short; the bound is for a folder
+ * that hangs.
+ */
+void
+lwn_autostart_switch_drain_async (LwnAutostartSwitch *self,
+                                  guint timeout_ms,
+                                  GCancellable *cancellable,
+                                  GAsyncReadyCallback callback,
+                                  gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  GSource *deadline;
+
+  g_return_if_fail (LWN_IS_AUTOSTART_SWITCH (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &drain_source_tag);
+  if (!self->writing)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  deadline = g_timeout_source_new (timeout_ms);
+  g_task_set_task_data (task, deadline, (GDestroyNotify) g_source_unref);
+  /* The list holds the task; the source only points at it. */
+  g_source_set_callback (deadline, drain_expired_cb, task, NULL);
+  g_source_attach (deadline, g_task_get_context (task));
+  g_ptr_array_add (self->drains, g_steal_pointer (&task));
+}
+
+/**
+ * lwn_autostart_switch_drain_finish:
+ * @self: a #LwnAutostartSwitch
+ * @result: the result given to the callback
+ * @error: set to %G_IO_ERROR_TIMED_OUT when the write did not end in time
  *
- * Returns: whether every request has settled
+ * Returns: whether the last request has settled
  */
 gboolean
-lwn_autostart_switch_flush (LwnAutostartSwitch *self,
-                            guint timeout_ms)
+lwn_autostart_switch_drain_finish (LwnAutostartSwitch *self,
+                                   GAsyncResult *result,
+                                   GError **error)
 {
-  g_autoptr (GMainContext) context = NULL;
-  g_autoptr (GSource) timeout = NULL;
-  gboolean expired = FALSE;
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_async_result_is_tagged (result, &drain_source_tag), FALSE);
 
-  g_return_val_if_fail (LWN_IS_AUTOSTART_SWITCH (self), FALSE);
-
-  if (!self->writing)
-    return TRUE;
-
-  context = g_main_context_ref_thread_default ();
-  timeout = g_timeout_source_new (timeout_ms);
-  g_source_set_callback (timeout, flush_expired_cb, &expired, NULL);
-  g_source_attach (timeout, context);
-  while (self->writing && !expired)
-    g_main_context_iteration (context, TRUE);
-  g_source_destroy (timeout);
-  return !self->writing;
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /**

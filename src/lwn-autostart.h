@@ -39,8 +39,14 @@ G_DECLARE_FINAL_TYPE (LwnAutostartSwitch, lwn_autostart_switch, LWN, AUTOSTART_S
 LwnAutostartSwitch *lwn_autostart_switch_new         (const char         *exec_path);
 gboolean            lwn_autostart_switch_get_enabled (LwnAutostartSwitch *self);
 gboolean            lwn_autostart_switch_is_busy     (LwnAutostartSwitch *self);
-gboolean            lwn_autostart_switch_flush       (LwnAutostartSwitch *self,
-                                                      guint               timeout_ms);
+void                lwn_autostart_switch_drain_async  (LwnAutostartSwitch   *self,
+                                                       guint                 timeout_ms,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+gboolean            lwn_autostart_switch_drain_finish (LwnAutostartSwitch   *self,
+                                                       GAsyncResult         *result,
+                                                       GError              **error);
 void                lwn_autostart_switch_request     (LwnAutostartSwitch *self,
                                                       gboolean            enabled);
 /* clang-format on */

@@ -51,13 +51,13 @@ summary_activate_link_cb (GtkLabel *label,
                           const char *uri,
                           LwnHeadlineRow *self)
 {
-  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
-  GtkApplication *application = GTK_IS_WINDOW (toplevel) ? gtk_window_get_application (GTK_WINDOW (toplevel)) : NULL;
+  /* GTK looks in the row's ancestors too. */
+  GActionGroup *actions = gtk_widget_get_action_group (GTK_WIDGET (self), LWN_HEADLINE_ROW_ACTIONS);
 
   /* The row handles every link itself, because GTK's own handler would open
    * any scheme. */
-  if (application != NULL && lwn_url_is_launchable (uri))
-    g_action_group_activate_action (G_ACTION_GROUP (application), "open-link", g_variant_new_string (uri));
+  if (actions != NULL && lwn_url_is_launchable (uri))
+    g_action_group_activate_action (actions, "open-link", g_variant_new_string (uri));
   return TRUE;
 }
 

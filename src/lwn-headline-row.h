@@ -10,6 +10,11 @@
 G_BEGIN_DECLS
 
 #define LWN_TYPE_HEADLINE_ROW (lwn_headline_row_get_type ())
+/* The prefix under which an ancestor of the row, such as its window, inserts
+ * the action group (gtk_widget_insert_action_group()) whose "open-link"
+ * action, with a URL, opens a link of the summary. */
+#define LWN_HEADLINE_ROW_ACTIONS "headline-row"
+
 G_DECLARE_FINAL_TYPE (LwnHeadlineRow, lwn_headline_row, LWN, HEADLINE_ROW, GtkListBoxRow)
 
 /* clang-format off */

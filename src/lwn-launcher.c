@@ -13,6 +13,10 @@
 #include "lwn-launcher.h"
 #include "lwn-url.h"
 
+/* Longer than any token a desktop makes: GNOME Shell's and KWin's are a few
+ * dozen characters, X11 startup ids under a hundred. */
+#define MAX_TOKEN_LENGTH 256
+
 /* A data address, not the function's: ISO C has no conversion between a
  * function pointer and the gpointer that GTask keeps. */
 static char open_source_tag;
@@ -163,11 +167,28 @@ handler_found_cb (GObject *source,
   g_object_unref (start);
 }
 
+/* The token becomes an environment variable of the browser, so what another
+ * process sent (a notification server) must not be able to bring in a second
+ * variable, a line of its own, or control characters: printable ASCII, without
+ * '=' or spaces, of a bounded length. */
+static gboolean
+is_safe_token (const char *token)
+{
+  gsize length = 0;
+
+  for (const char *c = token; *c != '\0'; c++, length++)
+    if (length >= MAX_TOKEN_LENGTH || !g_ascii_isgraph (*c) || *c == '=')
+      return FALSE;
+  return length > 0;
+}
+
 /**
  * lwn_launcher_open_async:
  * @url: an http or https URL; anything else is refused
  * @activation_token: (nullable): a token the caller was given for this
- *   launch (a notification server's); without one, the display makes one
+ *   launch (a notification server's); without one, or with one that is not
+ *   printable ASCII without '=' of at most 256 characters, the display
+ *   makes one
  *
  * Opens @url in the default browser. The click's time is taken now, so call
  * this from the handler of the click.
@@ -200,7 +221,10 @@ lwn_launcher_open_async (LwnLauncher *self,
 
   launch = g_new0 (Launch, 1);
   launch->url = g_strdup (url);
-  launch->token = activation_token != NULL && *activation_token != '\0' ? g_strdup (activation_token) : NULL;
+  if (activation_token != NULL && *activation_token != '\0' && !is_safe_token (activation_token))
+    g_debug ("Ignoring an activation token that is not printable ASCII of at most %d characters", MAX_TOKEN_LENGTH);
+  else if (activation_token != NULL && *activation_token != '\0')
+    launch->token = g_strdup (activation_token);
   launch->timestamp = gtk_get_current_event_time ();
   g_task_set_task_data (task, launch, launch_free);
 

@@ -1017,49 +1017,91 @@ lwn_notifier_remind (LwnNotifier *self,
   update_note (self, note, summary, "", url, REMINDER_CATEGORY);
 }
 
-static gboolean
-flush_expired_cb (gpointer user_data)
-{
-  gboolean *expired = user_data;
+/* Names the drain's tasks; its address is what matters. */
+static char drain_source_tag;
 
-  *expired = TRUE;
+/* How often a drain looks whether the answers are in. */
+#define DRAIN_POLL_MS 20
+
+/* The answers come in through lwn-notifier-server.c, and the drain only
+ * looks at the notes from time to time: the conversation with the server
+ * stays the same whether or not anyone waits for it. */
+static gboolean
+drain_poll_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  LwnNotifier *self = g_task_get_source_object (task);
+  const gint64 *deadline = g_task_get_task_data (task);
+
+  if (!lwn_notifier_is_sending (self))
+    g_task_return_boolean (task, TRUE);
+  else if (g_get_monotonic_time () >= *deadline)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                             _ ("The notification server did not answer in time"));
+  else if (!g_task_return_error_if_cancelled (task))
+    return G_SOURCE_CONTINUE;
   return G_SOURCE_REMOVE;
 }
 
 /**
- * lwn_notifier_flush:
+ * lwn_notifier_drain_async:
  * @self: a #LwnNotifier
  * @timeout_ms: how long to wait at most
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once every notification being sent has the server's
+ *   answer, or @timeout_ms have passed
+ * @user_data: for @callback
  *
- * Runs the thread-default main context until every notification being
- * sent has the server's answer, or @timeout_ms have passed: for quitting,
- * so that #LwnNotifier::shown tells what a server showed before the state
- * is saved for the last time. A server that holds a call is not waited for
- * longer.
+ * Waits, without blocking the main loop, for the server's answers to what
+ * is being shown: for quitting, so that #LwnNotifier::shown tells what a
+ * server showed before the state is saved for the last time. A server that
+ * holds a call is not waited for longer than @timeout_ms.
+ */
+void
+lwn_notifier_drain_async (LwnNotifier *self,
+                          guint timeout_ms,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autoptr (GSource) poll = NULL;
+  gint64 *deadline;
+
+  g_return_if_fail (LWN_IS_NOTIFIER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &drain_source_tag);
+  if (!lwn_notifier_is_sending (self))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  deadline = g_new (gint64, 1);
+  *deadline = g_get_monotonic_time () + (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND;
+  g_task_set_task_data (task, deadline, g_free);
+  poll = g_timeout_source_new (DRAIN_POLL_MS);
+  g_task_attach_source (task, poll, drain_poll_cb);
+}
+
+/**
+ * lwn_notifier_drain_finish:
+ * @self: a #LwnNotifier
+ * @result: the result given to the callback
+ * @error: set to %G_IO_ERROR_TIMED_OUT when an answer did not come in time
  *
  * Returns: whether every answer came
  */
 gboolean
-lwn_notifier_flush (LwnNotifier *self,
-                    guint timeout_ms)
+lwn_notifier_drain_finish (LwnNotifier *self,
+                           GAsyncResult *result,
+                           GError **error)
 {
-  g_autoptr (GMainContext) context = NULL;
-  g_autoptr (GSource) timeout = NULL;
-  gboolean expired = FALSE;
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_async_result_is_tagged (result, &drain_source_tag), FALSE);
 
-  g_return_val_if_fail (LWN_IS_NOTIFIER (self), FALSE);
-
-  if (!lwn_notifier_is_sending (self))
-    return TRUE;
-
-  context = g_main_context_ref_thread_default ();
-  timeout = g_timeout_source_new (timeout_ms);
-  g_source_set_callback (timeout, flush_expired_cb, &expired, NULL);
-  g_source_attach (timeout, context);
-  while (lwn_notifier_is_sending (self) && !expired)
-    g_main_context_iteration (context, TRUE);
-  g_source_destroy (timeout);
-  return !lwn_notifier_is_sending (self);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* Notifications kept, waiting or shown, and the headlines the group counts by id. */

@@ -36,8 +36,14 @@ void         lwn_notifier_remind        (LwnNotifier *self,
                                          const char  *item_id,
                                          const char  *title,
                                          const char  *url);
-gboolean     lwn_notifier_flush         (LwnNotifier *self,
-                                         guint        timeout_ms);
+void         lwn_notifier_drain_async   (LwnNotifier          *self,
+                                         guint                 timeout_ms,
+                                         GCancellable         *cancellable,
+                                         GAsyncReadyCallback   callback,
+                                         gpointer              user_data);
+gboolean     lwn_notifier_drain_finish  (LwnNotifier          *self,
+                                         GAsyncResult         *result,
+                                         GError              **error);
 /* clang-format on */
 
 G_END_DECLS

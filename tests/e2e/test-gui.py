@@ -1075,6 +1075,46 @@ def test_menu_fits_screen(s):
             e2e.stop_process(xvfb)
 
 
+def test_bad_activation_token(s):
+    """An activation token that could bring another variable or line into the
+    browser's environment is not passed on: the display makes one instead."""
+    known = [current(937410)]
+    applet, menu = start_loaded(s, known)
+    time.sleep(SETTLE)
+    before = len(s.notifier.notifications())
+    fresh = current(937411, "Notified with a bad token")
+    items = [fresh] + known
+    s.server.set_items(items)
+    menu.click("Refresh now")
+    wait_headlines(menu, items)
+    notification = settle_notifications(s, before + 1, "one new item")[-1]
+    s.notifier.invoke(notification.id, "default", activation_token="evil=1\nLD_PRELOAD=/tmp/x.so")
+    assert s.recorder.wait_count(1) == ["https://lwn.net/Articles/937411/"]
+    tokens = s.recorder.tokens()
+    assert len(tokens) == 1, tokens
+    activation, startup = tokens[0]
+    assert activation == startup and "_TIME" in startup and "=" not in startup, tokens
+    stop_ok(applet)
+
+
+def test_open_link_not_exported(s):
+    """Another process on the session bus can neither see nor activate open-link,
+    which would open any http(s) URL and raise the browser."""
+    applet, menu = start_loaded(s, [current(937420)])
+    path = "/" + e2e.APP_ID.replace(".", "/")
+    (names,) = s.bus.call(e2e.APP_ID, path, "org.gtk.Actions", "List", None, "(as)")
+    assert "open-headline" in names and "open-link" not in names, names
+    args = GLib.Variant("(sava{sv})", ("open-link", [GLib.Variant("s", "https://example.com/evil")], {}))
+    try:
+        s.bus.call(e2e.APP_ID, path, "org.gtk.Actions", "Activate", args, None)
+    except GLib.Error:
+        pass  # refused: as good as ignored
+    time.sleep(SETTLE)
+    assert s.recorder.urls() == [], s.recorder.urls()
+    applet.assert_alive()
+    stop_ok(applet)
+
+
 TESTS = [
     ("harness: recorder, feed server, notification mock, watcher", test_harness),
     ("cold start shows the loading placeholder", test_loading_placeholder),
@@ -1086,6 +1126,8 @@ TESTS = [
     ("mark all as read survives a restart", test_mark_all_read_persists),
     ("notifications: single, grouped, none repeated after restart", test_notifications),
     ("notification default action opens the article", test_notification_action),
+    ("a notification server's unsafe activation token is not passed on", test_bad_activation_token),
+    ("open-link cannot be activated by another process", test_open_link_not_exported),
     ("--no-notify sends no notifications", test_no_notify),
     ("second instance refreshes the first and exits 0", test_second_instance),
     ("timer refresh uses If-None-Match; 304 keeps the menu", test_timer_conditional_get),

@@ -6,6 +6,7 @@ never freezes the menu, "Refresh now" is never a dead click, and a second start 
 
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -19,6 +20,7 @@ SETTLE = 1.0
 # A main thread held by a hung server would not answer for libnotify's 25 s;
 # an answer within this many seconds means it was not held.
 ANSWER_TIMEOUT = 5.0
+APP_PATH = "/" + e2e.APP_ID.replace(".", "/")
 
 
 def current(number, title=None):
@@ -387,6 +389,75 @@ def test_second_start_options(s):
     assert applet.stop() == 0
 
 
+def activate_action(s, name, parameter=None):
+    """Activates one of the applet's actions over D-Bus, as any other process on the
+    session bus can; a D-Bus error (the applet going away) is returned, not raised."""
+    args = GLib.Variant("(sava{sv})", (name, [parameter] if parameter is not None else [], {}))
+    try:
+        s.bus.call(e2e.APP_ID, APP_PATH, "org.gtk.Actions", "Activate", args, None)
+    except GLib.Error as error:
+        return error
+    return None
+
+
+def test_open_after_quit(s):
+    """Once Quit is asked for, a headline opened from the menu or by the action (here
+    while quitting waits for a notification server that holds its answer) opens no
+    browser and is not marked read; the next start shows it unread."""
+    hung = HungNotificationServer(s.bus.address, answer_setup=True)
+    try:
+        first = [current(949000)]
+        applet, menu = start_loaded(s, first, interval=2)
+        fresh = [current(949001, "Opened after Quit")] + first
+        s.server.set_items(fresh)
+        wait_headlines(menu, fresh)
+        e2e.wait_for(lambda: "Notify" in hung.methods, "a Notify call for the server to hold")
+
+        assert activate_action(s, "quit") is None
+        activate_action(s, "open-headline", GLib.Variant("s", fresh[0]["link"]))
+        try:
+            menu.click(BULLET + fresh[0]["title"])
+        except (GLib.Error, AssertionError, e2e.Timeout):
+            pass  # the menu has gone already
+        assert applet.wait_exit() == 0, applet.log()
+        time.sleep(SETTLE)
+        assert s.recorder.urls() == [], s.recorder.urls()
+    finally:
+        hung.close()
+
+    s.server.set_items(fresh)
+    applet, menu = start_loaded(s, fresh)
+    applet.wait_indicator("NeedsAttention", "2")
+    assert applet.stop() == 0
+    assert s.recorder.urls() == [], s.recorder.urls()
+
+
+def test_remote_options_without_display(s):
+    """A second start from a shell without a display (ssh) hands its options to the
+    running applet, which has one, and exits 0."""
+    items = [current(949100)]
+    applet, menu = start_loaded(s, items)
+    s.server.wait_answered(1)
+    requests = s.server.count()
+
+    env = dict(s.env)
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+
+    def second_start(*args):
+        return subprocess.run([BINARY, *args], env=env, capture_output=True, text=True, timeout=e2e.TIMEOUT)
+
+    changed = second_start("--interval", "600")
+    assert changed.returncode == 0, (changed.returncode, changed.stdout, changed.stderr)
+    # The same options again change nothing, so the running applet refreshes.
+    same = second_start("--feed-url", s.server.url, "--interval", "600")
+    assert same.returncode == 0, (same.returncode, same.stdout, same.stderr)
+    s.server.wait_requests(requests + 1)
+    e2e.wait_for(lambda: "Started again: refreshing" in applet.log(), "the running applet to refresh")
+    applet.assert_alive()
+    assert applet.stop() == 0
+
+
 TESTS = [
     ("a late click opens the headline it was shown for", test_late_click),
     ("grouped notifications update in place and keep their action", test_grouped_notification_keeps_action),
@@ -397,13 +468,16 @@ TESTS = [
     ("quitting does not wait for a hung notification server", test_quit_while_notify_hangs),
     ("Refresh now right after a check asks the server and answers", test_refresh_now_answers),
     ("a second start applies or refuses its options", test_second_start_options),
+    ("a headline opened after Quit opens nothing and stays unread", test_open_after_quit),
+    ("a second start without a display hands its options to the running applet", test_remote_options_without_display),
 ]
 
 
 def make_scenario(func):
     return e2e.Scenario(
         BINARY,
-        notifications=func not in (test_hung_notification_server, test_quit_while_notify_hangs, test_announced_to_nobody),
+        notifications=func
+        not in (test_hung_notification_server, test_quit_while_notify_hangs, test_announced_to_nobody, test_open_after_quit),
     )
 
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Starts and stops lwn-tray many times against one StatusNotifierWatcher and checks
 that every start registers its tray item. libayatana-appindicator 0.5.92 loses a race
-between its two session bus lookups now and then (a critical, then no item) unless
-the applet makes their answers come in order (see order_bus_lookups() in lwn-tray.c)."""
+between its two session bus lookups now and then (a critical, then no item); the
+applet makes that rarer by letting both find an idle worker thread (see
+create_indicator_when_ready() in lwn-tray.c)."""
 
 import os
 import sys

@@ -1423,18 +1423,48 @@ test_shown_never (Fixture *fixture,
 }
 
 static void
-test_flush (Fixture *fixture,
+drained_cb (GObject *source,
+            GAsyncResult *result,
+            gpointer user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* Waits for lwn_notifier_drain_async() as a test can: with a loop of its own. */
+static gboolean
+drain (Fixture *fixture,
+       guint timeout_ms)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean drained;
+
+  lwn_notifier_drain_async (fixture->notifier, timeout_ms, NULL, drained_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  drained = lwn_notifier_drain_finish (fixture->notifier, result, &error);
+  if (!drained)
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  else
+    g_assert_no_error (error);
+  return drained;
+}
+
+static void
+test_drain (Fixture *fixture,
             gconstpointer data)
 {
   MockServer *mock;
   gint64 started;
   gint64 took;
 
-  g_test_summary ("Flushing, as quitting does, waits for the answer to what is being shown, so that it is told "
+  g_test_summary ("Draining, as quitting does, waits for the answer to what is being shown, so that it is told "
                   "as shown, and no longer than asked for a server that holds its answer");
 
   mock = start_server (fixture);
-  g_assert_true (lwn_notifier_flush (fixture->notifier, 10));
+  g_assert_true (drain (fixture, 10));
   announce (fixture, 1, 1);
   wait_calls (mock, "Notify", 1);
   settle (fixture, mock);
@@ -1442,18 +1472,18 @@ test_flush (Fixture *fixture,
   mock->hold_notify = TRUE;
   mock->hold_notify_ms = 300;
   announce (fixture, 2, 1);
-  g_assert_true (lwn_notifier_flush (fixture->notifier, WAIT_SECONDS * 1000));
+  g_assert_true (drain (fixture, WAIT_SECONDS * 1000));
   assert_shown_once (fixture, 1, 2);
 
   /* Held until the server leaves. */
   mock->hold_notify_ms = 0;
   announce (fixture, 3, 1);
   started = g_get_monotonic_time ();
-  g_assert_false (lwn_notifier_flush (fixture->notifier, 200));
+  g_assert_false (drain (fixture, 200));
   took = g_get_monotonic_time () - started;
   /* It waited as long as asked, and returned without the answer. */
   g_assert_cmpint (took, >=, 200 * G_TIME_SPAN_MILLISECOND);
-  g_test_message ("a flush of 200 ms returned after %" G_GINT64_FORMAT " ms", took / G_TIME_SPAN_MILLISECOND);
+  g_test_message ("a drain of 200 ms returned after %" G_GINT64_FORMAT " ms", took / G_TIME_SPAN_MILLISECOND);
   assert_shown_once (fixture, 1, 2);
   mock_server_free (mock);
 }
@@ -1484,7 +1514,7 @@ main (int argc,
   ADD ("/notifier/notice", test_notice);
   ADD ("/notifier/shown/single", test_shown_single);
   ADD ("/notifier/shown/never", test_shown_never);
-  ADD ("/notifier/shown/flush", test_flush);
+  ADD ("/notifier/shown/drain", test_drain);
 #undef ADD
 
   return g_test_run ();
