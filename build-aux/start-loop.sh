@@ -18,11 +18,11 @@ logs="$build/meson-logs/start-loop"
 mkdir -p "$logs"
 # The sanitizers write their reports beside the logs, so that a report of a
 # start that still exited 0 counts too.
-export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:log_path=$top/$logs/asan"
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:log_path=$top/$logs/asan${LWN_START_LOOP_ASAN:+:$LWN_START_LOOP_ASAN}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$top/$logs/ubsan"
 export LSAN_OPTIONS="suppressions=$top/tests/sanitizers/lsan.supp:print_suppressions=0"
 export G_DEBUG=fatal-criticals
-export PYTHONPATH="$top/tests${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$top/tests/e2e${PYTHONPATH:+:$PYTHONPATH}"
 export LWN_START_LOOP_COUNT="$count" LWN_START_LOOP_BINARY="$binary" LWN_START_LOOP_LOGS="$logs"
 rm -f "$logs"/asan.* "$logs"/ubsan.* "$logs"/failed-*.log
 

@@ -279,41 +279,9 @@ icon_name (LwnTray *self,
 }
 
 static void
-probe_cb (GObject *source,
-          GAsyncResult *result,
-          gpointer user_data)
-{
-  g_autoptr (GDBusConnection) connection = g_bus_get_finish (result, NULL);
-  gboolean *done = user_data;
-
-  *done = TRUE;
-}
-
-/* Called right after the indicator is made, before the main loop runs again:
- * waits until a lookup started after the library's two has answered. GLib's
- * pool hands its threads the lookups in the order they came, so by then
- * both of the library's have been taken up, and theirs answer before the
- * watch can be dispatched and ask the bus who owns the watcher's name. The
- * wait uses a context of its own, on which nothing else is dispatched, and
- * lasts as long as a worker thread takes to start on a trivial task. */
-static void
-let_library_lookups_start (void)
-{
-  g_autoptr (GMainContext) context = g_main_context_new ();
-  gboolean done = FALSE;
-
-  g_main_context_push_thread_default (context);
-  g_bus_get (G_BUS_TYPE_SESSION, NULL, probe_cb, &done);
-  while (!done)
-    g_main_context_iteration (context, TRUE);
-  g_main_context_pop_thread_default (context);
-}
-
-static void
 create_indicator (LwnTray *self)
 {
   self->indicator = lwn_indicator_new ("lwn-tray", icon_name (self, FALSE));
-  let_library_lookups_start ();
   if (self->icon_theme_path != NULL)
     app_indicator_set_icon_theme_path (self->indicator, self->icon_theme_path);
   app_indicator_set_icon_full (self->indicator, icon_name (self, FALSE), _ ("LWN.net headlines"));
@@ -353,8 +321,7 @@ destroy_indicator (LwnTray *self)
  * makes lookups of its own, as many as the library makes, and creates the
  * indicator once they have all answered, when their threads wait idle in
  * the pool, since a new thread is the slow part, above all under the
- * sanitizers; then let_library_lookups_start() keeps the main loop from
- * dispatching the watch until the library's lookups have been taken up. */
+ * sanitizers. */
 static void
 warm_lookup_cb (GObject *source,
                 GAsyncResult *result,
