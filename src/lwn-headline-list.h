@@ -47,8 +47,9 @@ G_BEGIN_DECLS
  *
  *   event          EMPTY              SETTLED                  FILLING               ENDING
  *   ----------------------------------------------------------------------------------------------------
- *   model set      first rows made    rows of kept headlines   as SETTLED            as SETTLED; all new
- *                  → FILLING/SETTLED  stay, the others go      (step restarted)      headlines clear to_end
+ *   model set      first rows made    rows of kept headlines   as SETTLED            as SETTLED; a model
+ *                  → FILLING/SETTLED  stay, the others go      (step restarted)      with no headline kept
+ *                                                                                    clears to_end
  *                                     → FILLING/SETTLED
  *   model cleared  EMPTY              rows destroyed → EMPTY   → EMPTY               → EMPTY
  *   items changed  (not followed)     as model set             as model set          as model set

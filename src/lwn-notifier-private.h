@@ -64,9 +64,9 @@ typedef enum
   LWN_NOTE_EVENT_FORGET,
 } LwnNoteEvent;
 
-/* One notification: a headline's, the group's, the applet's own message, its notice of how to reach it
- * without a tray, or a reminder's. Each kind
- * has a place of its own in the notifier, so that no feed's ids can name another kind. */
+/* One notification: a headline's, the group's, the applet's own message, its notice of how to
+ * reach it without a tray, or a reminder's. Each kind has a place of its own in the notifier, so
+ * that no feed's ids can name another kind. */
 typedef struct
 {
   LwnNoteKind kind;

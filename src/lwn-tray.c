@@ -20,9 +20,15 @@
 #define N_COMMAND_ROWS 8
 #define N_COMMAND_SEPARATORS 2
 
-/* How many session bus lookups run before the indicator is created (see
- * create_indicator_when_ready()). */
-#define N_WARM_LOOKUPS 2
+/* Names the tasks this file starts; its address is what matters. */
+static char made_connection_source_tag;
+
+/* Marks the connection order_bus_lookups() was given. */
+static GQuark
+made_connection_quark (void)
+{
+  return g_quark_from_static_string ("lwn-tray-connection-made");
+}
 
 struct _LwnTray
 {
@@ -40,8 +46,6 @@ struct _LwnTray
   guint n_unread;
   GtkWidget *middle_click_target;
   guint host_check_id;
-  GCancellable *cancellable; /* the lookups that come before the first indicator */
-  guint n_lookups;           /* of those, how many have not answered yet */
   guint n_recreated;
   gboolean registered; /* a host accepted the item */
   GtkMenu *menu;
@@ -263,6 +267,98 @@ build_menu (LwnTray *self)
   gtk_widget_hide (self->status_item);
 }
 
+/* libayatana-appindicator 0.5.92 (Debian 12) can lose a race at start-up,
+ * about one start in a thousand on a loaded machine or under the sanitizers,
+ * more often with the processors busy. app_indicator_init() makes two
+ * lookups of the session bus that GLib answers independently:
+ * g_bus_watch_name() for the tray host's org.kde.StatusNotifierWatcher, and
+ * g_bus_get() for the connection the indicator keeps. GLib 2.74 completes
+ * every g_bus_get(), even of a connection made already, in a worker thread
+ * of its pool, so either may answer first. The watch then asks the bus who
+ * owns the watcher's name, which usually gives the indicator's own lookup
+ * the time to answer; when its thread is slow to run, the watch says the
+ * watcher is there while the indicator has no connection yet:
+ * name_appeared_handler() gives g_dbus_proxy_new() a NULL connection, GLib
+ * logs "g_dbus_proxy_new: assertion 'G_IS_DBUS_CONNECTION (connection)'
+ * failed" (fatal under G_DEBUG=fatal-criticals) and the item never
+ * registers with that host.
+ *
+ * Connecting before the indicator is created does not change that: the
+ * lookups still go through the worker threads. What makes the order certain
+ * is for a lookup of a connection made already to answer from the caller's
+ * main loop, in call order, without a thread: both answers are then queued
+ * before the main loop runs again, the indicator's right after the watch's,
+ * and the watch's question to the bus can only be answered later. So for the
+ * one connection this process made already, which has nothing left to
+ * initialise, GDBusConnection's asynchronous initialisation answers at once;
+ * every other connection keeps GLib's own. */
+static void (*thread_init_async) (GAsyncInitable *initable,
+                                  int io_priority,
+                                  GCancellable *cancellable,
+                                  GAsyncReadyCallback callback,
+                                  gpointer user_data);
+
+static void
+made_connection_init_async (GAsyncInitable *initable,
+                            int io_priority,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  if (g_object_get_qdata (G_OBJECT (initable), made_connection_quark ()) == NULL)
+    {
+      thread_init_async (initable, io_priority, cancellable, callback, user_data);
+      return;
+    }
+
+  /* GLib's own finish function takes this: a task of the initable's. */
+  task = g_task_new (initable, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &made_connection_source_tag);
+  g_task_set_priority (task, io_priority);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * lwn_tray_order_bus_lookups:
+ * @session_bus: the process's session bus connection, made already (with
+ *   g_bus_get_sync())
+ *
+ * From then on, g_bus_get() of @session_bus answers from the caller's main
+ * loop rather than from a worker thread, which the indicator needs (see
+ * above). Call it once, before any other thread may look up a bus: it
+ * changes a table the whole process shares. When GLib gives GDBusConnection
+ * an asynchronous initialisation of its own, this leaves it alone.
+ */
+void
+lwn_tray_order_bus_lookups (GDBusConnection *session_bus)
+{
+  static gsize overridden = 0;
+
+  g_return_if_fail (G_IS_DBUS_CONNECTION (session_bus));
+
+  g_object_set_qdata (G_OBJECT (session_bus), made_connection_quark (), GINT_TO_POINTER (TRUE));
+  if (g_once_init_enter (&overridden))
+    {
+      /* The class stays referenced: the table below lives in it. */
+      GAsyncInitableIface *iface = g_type_interface_peek (g_type_class_ref (G_TYPE_DBUS_CONNECTION),
+                                                          G_TYPE_ASYNC_INITABLE);
+      GAsyncInitableIface *generic = g_type_default_interface_peek (G_TYPE_ASYNC_INITABLE);
+
+      /* Only GLib's generic, threaded version is known to take our task in
+       * its finish function; anything else is GLib's own, better answer. */
+      if (generic != NULL && iface->init_async == generic->init_async && iface->init_finish == generic->init_finish)
+        {
+          thread_init_async = iface->init_async;
+          iface->init_async = made_connection_init_async;
+        }
+      else
+        g_debug ("GDBusConnection initialises on its own; bus lookups keep GLib's order");
+      g_once_init_leave (&overridden, 1);
+    }
+}
+
 static void
 set_unread_count (LwnTray *self,
                   guint n_unread);
@@ -307,51 +403,6 @@ destroy_indicator (LwnTray *self)
   /* Passive first, so that a host that did see the item drops it. */
   app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_PASSIVE);
   g_clear_object (&self->indicator);
-}
-
-/* libayatana-appindicator 0.5.92 (Debian 12) starts two session bus lookups
- * when an indicator is made: g_bus_watch_name() for the tray host's
- * org.kde.StatusNotifierWatcher, then g_bus_get() for the connection it
- * keeps. GLib 2.74 answers each g_bus_get() from a worker thread of its
- * pool, even for a connection made already. When the indicator's own thread
- * is slow to start, the watch reports the watcher first, the library gives
- * g_dbus_proxy_new() a NULL connection ("assertion 'G_IS_DBUS_CONNECTION
- * (connection)' failed") and the item never registers. The tray touches
- * neither GLib nor the library to prevent that, only the timing: it first
- * makes lookups of its own, as many as the library makes, and creates the
- * indicator once they have all answered, when their threads wait idle in
- * the pool, since a new thread is the slow part, above all under the
- * sanitizers. */
-static void
-warm_lookup_cb (GObject *source,
-                GAsyncResult *result,
-                gpointer user_data)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GDBusConnection) connection = g_bus_get_finish (result, &error);
-  LwnTray *self;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = user_data;
-  /* Without a bus the indicator cannot register either; it logs why. */
-  if (connection == NULL)
-    g_debug ("No session bus for the tray: %s", error->message);
-  if (--self->n_lookups > 0)
-    return;
-  g_clear_object (&self->cancellable);
-  /* A host check that ran out meanwhile made one already. */
-  if (self->indicator == NULL)
-    create_indicator (self);
-}
-
-static void
-create_indicator_when_ready (LwnTray *self)
-{
-  self->cancellable = g_cancellable_new ();
-  self->n_lookups = N_WARM_LOOKUPS;
-  for (guint i = 0; i < N_WARM_LOOKUPS; i++)
-    g_bus_get (G_BUS_TYPE_SESSION, self->cancellable, warm_lookup_cb, self);
 }
 
 static void
@@ -622,8 +673,6 @@ lwn_tray_dispose (GObject *object)
 
   g_clear_handle_id (&self->host_check_id, g_source_remove);
   g_clear_handle_id (&self->update_id, g_source_remove);
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
   if (gdk_display_get_default () != NULL)
     g_signal_handlers_disconnect_by_data (gdk_display_get_default (), self);
   if (gdk_screen_get_default () != NULL)
@@ -727,8 +776,8 @@ lwn_tray_set_host_present (LwnTray *self,
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
  *   icons in, for a program run from its source tree
  *
- * Creates the menu at once and the indicator once the tray's own session bus
- * lookups have answered (see create_indicator_when_ready()).
+ * Creates the indicator and its menu. The session bus connection must be
+ * made already, and given to lwn_tray_order_bus_lookups().
  *
  * Returns: (transfer full): a new #LwnTray
  */
@@ -756,7 +805,7 @@ lwn_tray_new (GActionGroup *actions,
   g_signal_connect_swapped (gdk_display_get_default (), "monitor-removed", G_CALLBACK (lwn_tray_schedule_update), self);
   g_signal_connect_swapped (gdk_screen_get_default (), "monitors-changed", G_CALLBACK (lwn_tray_schedule_update), self);
   update_cb (self);
-  create_indicator_when_ready (self);
+  create_indicator (self);
   return self;
 }
 
