@@ -884,14 +884,14 @@ lwn_application_handle_local_options (GApplication *application,
 
   /* Made here, before startup and before any other thread: the tray needs
    * the connection made already and its lookups ordered (see
-   * lwn_tray_order_bus_lookups()), and failing here takes one clear line. */
+   * lwn_tray_patch_session_bus_init()), and failing here takes one clear line. */
   self->session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (self->session_bus == NULL)
     {
       g_printerr ("lwn-tray: %s: %s\n", _ ("cannot connect to the session bus"), error->message);
       return 1;
     }
-  lwn_tray_order_bus_lookups (self->session_bus);
+  lwn_tray_patch_session_bus_init (self->session_bus);
 
   return -1;
 }

@@ -23,7 +23,7 @@
 /* Names the tasks this file starts; its address is what matters. */
 static char made_connection_source_tag;
 
-/* Marks the connection order_bus_lookups() was given. */
+/* Marks the connection lwn_tray_patch_session_bus_init() was given. */
 static GQuark
 made_connection_quark (void)
 {
@@ -321,18 +321,18 @@ made_connection_init_async (GAsyncInitable *initable,
 }
 
 /**
- * lwn_tray_order_bus_lookups:
+ * lwn_tray_patch_session_bus_init:
  * @session_bus: the process's session bus connection, made already (with
  *   g_bus_get_sync())
  *
- * From then on, g_bus_get() of @session_bus answers from the caller's main
- * loop rather than from a worker thread, which the indicator needs (see
- * above). Call it once, before any other thread may look up a bus: it
+ * Patches GLib for the whole process: from then on, g_bus_get() of
+ * @session_bus answers from the caller's main loop rather than from a
+ * worker thread, which the indicator needs (see above). Call it once, before any other thread may look up a bus: it
  * changes a table the whole process shares. When GLib gives GDBusConnection
  * an asynchronous initialisation of its own, this leaves it alone.
  */
 void
-lwn_tray_order_bus_lookups (GDBusConnection *session_bus)
+lwn_tray_patch_session_bus_init (GDBusConnection *session_bus)
 {
   static gsize overridden = 0;
 
@@ -777,7 +777,7 @@ lwn_tray_set_host_present (LwnTray *self,
  *   icons in, for a program run from its source tree
  *
  * Creates the indicator and its menu. The session bus connection must be
- * made already, and given to lwn_tray_order_bus_lookups().
+ * made already, and given to lwn_tray_patch_session_bus_init().
  *
  * Returns: (transfer full): a new #LwnTray
  */

@@ -15,7 +15,7 @@ G_DECLARE_FINAL_TYPE (LwnTray, lwn_tray, LWN, TRAY, GObject)
 #define LWN_TRAY_LABEL_CHARS 70
 
 /* clang-format off */
-void      lwn_tray_order_bus_lookups (GDBusConnection *session_bus);
+void      lwn_tray_patch_session_bus_init (GDBusConnection *session_bus);
 LwnTray  *lwn_tray_new               (GActionGroup    *actions,
                                       LwnReader       *reader,
                                       const char      *icon_theme_path);
