@@ -91,6 +91,7 @@ class Probe:
         self.target = None
         self.pid = None
         self.busy = False
+        self.pending = ""
         self.reset()
         GLib.timeout_add(PERIOD_MS, self.tick)
         channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
@@ -110,10 +111,19 @@ class Probe:
         return result.unpack()[0]
 
     def command(self, channel, condition):
-        line = sys.stdin.readline()
-        if not line:
+        # Read what the pipe holds, not one buffered line: the commands that came
+        # with it would wait in Python's buffer, where the watch never sees them.
+        data = os.read(sys.stdin.fileno(), 65536)
+        if not data:
             self.loop.quit()
             return False
+        self.pending += data.decode()
+        while "\n" in self.pending:
+            line, self.pending = self.pending.split("\n", 1)
+            self.handle(line)
+        return True
+
+    def handle(self, line):
         words = line.split()
         if words[:1] == ["target"] and len(words) == 3:
             self.target = (words[1], words[2])
@@ -138,7 +148,6 @@ class Probe:
                 flush=True,
             )
             self.reset()
-        return True
 
     def owner(self, name):
         try:

@@ -7,6 +7,7 @@ reads back: the menu, the windows over AT-SPI, every notification and every open
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import time
@@ -17,6 +18,8 @@ import lwn_seq_server
 from gi.repository import GLib
 
 SCHEMA = "io.github.lwntray.LwnTray"
+# Seconds the menu probe may take to report: it answers at once unless stuck.
+REPORT_TIMEOUT = 60
 Role = atspi.Role
 HERE = os.path.dirname(os.path.abspath(__file__))
 MENU_IFACE = e2e.MENU_IFACE
@@ -187,6 +190,10 @@ class Probe:
 
     def report(self):
         self.send("report")
+        # The probe answers at once; a minute means it is stuck, which must fail
+        # the run rather than hang it.
+        ready, _, _ = select.select([self.proc.stdout], [], [], REPORT_TIMEOUT)
+        assert ready, "the menu probe did not report within %d s" % REPORT_TIMEOUT
         line = self.proc.stdout.readline()
         assert line, "the menu probe died"
         return json.loads(line)
