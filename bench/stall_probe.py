@@ -27,7 +27,8 @@
 #   LABEL=refresh:MODE:KEY    switch the server to MODE; once it has given a KEY answer
 #                             (e.g. same-304), sample while it gives N more
 #   LABEL=click               hold the server back, then send dbusmenu "clicked" events to
-#                             N unread headlines ("• " labels), one a second
+#                             N unread headlines (radio items whose toggle-state is 1),
+#                             one a second
 #   LABEL=signal:SIGNAL       send SIGNAL (e.g. USR1) to --pid N times, one a second
 # Every sample sent during a phase is appended to the samples file with the phase's
 # window and its events (server answers, clicks, signals), for the report.
@@ -58,7 +59,6 @@ MENU_INTERFACE = "com.canonical.dbusmenu"
 ITEM_INTERFACE = "org.kde.StatusNotifierItem"
 GAP_S = 0.001
 CALL_TIMEOUT_MS = 10000
-UNREAD_MARKER = "\u2022 "
 
 
 class Sampler(threading.Thread):
@@ -238,14 +238,15 @@ class Probe:
         """The ids of the menu's unread headlines, and how many entries it shows."""
         _revision, root = self.bus.call_sync(
             self.args.name, self.menu_path, MENU_INTERFACE, "GetLayout",
-            GLib.Variant("(iias)", (0, 1, ["label", "visible"])), GLib.VariantType("(u(ia{sv}av))"),
-            Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, None).unpack()
+            GLib.Variant("(iias)", (0, 1, ["label", "visible", "toggle-type", "toggle-state"])),
+            GLib.VariantType("(u(ia{sv}av))"), Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, None).unpack()
         ids = []
         visible = 0
         for item_id, props, _children in root[2]:
             if props.get("visible", True):
                 visible += 1
-                if props.get("label", "").startswith(UNREAD_MARKER):
+                # A headline's unread mark is its radio indicator, set.
+                if props.get("toggle-type") == "radio" and props.get("toggle-state") == 1:
                     ids.append(item_id)
         return ids, visible
 

@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <fcntl.h>
+#include <stdlib.h>
+
 #include <glib/gi18n.h>
 #include <gio/gdesktopappinfo.h>
 #include <gtk/gtk.h>
@@ -35,6 +38,7 @@ typedef struct
   guint32 timestamp;                  /* of the click, for X11's startup notification */
   GAppInfo *handler;                  /* the scheme's default; NULL: GIO decides at launch */
   GAppLaunchContext *display_context; /* the display's, when it made the token */
+  GMainContext *owner_context;        /* where the browser's exit is collected */
 } Launch;
 
 static void
@@ -46,6 +50,7 @@ launch_free (gpointer data)
   g_free (launch->token);
   g_clear_object (&launch->handler);
   g_clear_object (&launch->display_context);
+  g_clear_pointer (&launch->owner_context, g_main_context_unref);
   g_free (launch);
 }
 
@@ -91,6 +96,73 @@ ask_display_for_token (Launch *launch)
 }
 
 static void
+browser_exited_cb (GPid pid,
+                   gint wait_status,
+                   gpointer user_data)
+{
+  g_spawn_close_pid (pid);
+}
+
+/* Called in the launching thread, with the browser started. */
+static void
+browser_started_cb (GDesktopAppInfo *info,
+                    GPid pid,
+                    gpointer user_data)
+{
+  Launch *launch = user_data;
+  g_autoptr (GSource) watch = g_child_watch_source_new (pid);
+
+  /* The browser is this process's child until it ends: its exit must be
+   * collected, or it stays a zombie. */
+  g_source_set_callback (watch, (GSourceFunc) (GCallback) browser_exited_cb, NULL, NULL);
+  g_source_attach (watch, launch->owner_context);
+}
+
+/* Marks every descriptor but stdin, stdout and stderr to close when a
+ * program starts. GLib and GDK open theirs so already, but not every library
+ * does (GLib 2.74's g_file_set_contents() for one), nor does every parent
+ * that starts this process. Returns whether every descriptor could be seen. */
+static gboolean
+close_descriptors_on_exec (void)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      int fd = atoi (name);
+      int flags = fd > 2 ? fcntl (fd, F_GETFD) : -1;
+
+      if (flags >= 0 && !(flags & FD_CLOEXEC))
+        fcntl (fd, F_SETFD, flags | FD_CLOEXEC);
+    }
+  return TRUE;
+}
+
+/* GLib starts a program with posix_spawn() only when it keeps the child
+ * (no intermediate process), closes no descriptor itself and runs no code
+ * in the child. Otherwise it forks: the kernel then copies this whole
+ * process's page tables, and every page the process writes until the
+ * browser's exec is copied again, so that the menu and D-Bus threads stall
+ * for tens of milliseconds. Without posix_spawn(), GLib's own path stays. */
+static gboolean
+launch_desktop_app (Launch *launch,
+                    GDesktopAppInfo *info,
+                    GAppLaunchContext *context,
+                    GError **error)
+{
+  GList uris = { .data = launch->url };
+  GSpawnFlags flags = G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD;
+
+  if (close_descriptors_on_exec ())
+    flags |= G_SPAWN_LEAVE_DESCRIPTORS_OPEN;
+  return g_desktop_app_info_launch_uris_as_manager_with_fds (info, &uris, context, flags, NULL, NULL,
+                                                             browser_started_cb, launch, -1, -1, -1, error);
+}
+
+static void
 launch_thread (GTask *task,
                gpointer source_object,
                gpointer task_data,
@@ -109,7 +181,9 @@ launch_thread (GTask *task,
       g_app_launch_context_setenv (context, "DESKTOP_STARTUP_ID", launch->token);
     }
 
-  if (launch->handler != NULL)
+  if (G_IS_DESKTOP_APP_INFO (launch->handler))
+    launched = launch_desktop_app (launch, G_DESKTOP_APP_INFO (launch->handler), context, &error);
+  else if (launch->handler != NULL)
     {
       GList uris = { .data = launch->url };
 
@@ -226,6 +300,7 @@ lwn_launcher_open_async (LwnLauncher *self,
   else if (activation_token != NULL && *activation_token != '\0')
     launch->token = g_strdup (activation_token);
   launch->timestamp = gtk_get_current_event_time ();
+  launch->owner_context = g_main_context_ref_thread_default ();
   g_task_set_task_data (task, launch, launch_free);
 
   find = g_task_new (self, cancellable, handler_found_cb, g_steal_pointer (&task));

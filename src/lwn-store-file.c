@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -64,6 +66,45 @@ lwn_store_file_read_bounded (const char *path,
   return LWN_STORE_READ_OK;
 }
 
+/* What g_file_set_contents_full (G_FILE_SET_CONTENTS_CONSISTENT) does, with
+ * a temporary file opened close-on-exec: GLib 2.74 opens its own without,
+ * and a browser started during a save would keep it open. Returns the
+ * system's reason for a failure, or NULL. */
+static const char *
+write_then_rename (const char *path,
+                   const char *data,
+                   gsize length)
+{
+  g_autofree char *temporary = g_strconcat (path, ".XXXXXX", NULL);
+  int fd = g_mkstemp_full (temporary, O_WRONLY | O_CLOEXEC, 0600);
+  int saved_errno = 0;
+
+  if (fd < 0)
+    return g_strerror (errno);
+  while (length > 0 && saved_errno == 0)
+    {
+      gssize written = write (fd, data, length);
+
+      if (written < 0 && errno != EINTR)
+        saved_errno = errno;
+      else if (written > 0)
+        {
+          data += written;
+          length -= written;
+        }
+    }
+  if (saved_errno == 0 && fsync (fd) != 0)
+    saved_errno = errno;
+  if (!g_close (fd, NULL) && saved_errno == 0)
+    saved_errno = errno;
+  if (saved_errno == 0 && g_rename (temporary, path) != 0)
+    saved_errno = errno;
+  if (saved_errno == 0)
+    return NULL;
+  g_unlink (temporary);
+  return g_strerror (saved_errno);
+}
+
 /* Writes @length bytes to @path through a temporary file, an fsync and a
  * rename, so readers see either the old or the new contents, never a mix.
  * Safe on any thread. */
@@ -73,16 +114,12 @@ lwn_store_file_write_atomically (const char *path,
                                  gsize length,
                                  GError **error)
 {
-  g_autoptr (GError) local_error = NULL;
   g_autofree char *dir = g_path_get_dirname (path);
   const char *reason;
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
     reason = g_strerror (errno);
-  else if (!g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
-                                      &local_error))
-    reason = local_error->message;
-  else
+  else if ((reason = write_then_rename (path, data, length)) == NULL)
     return TRUE;
 
   g_set_error (error, LWN_STORE_ERROR, LWN_STORE_ERROR_IO,

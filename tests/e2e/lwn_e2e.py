@@ -617,12 +617,17 @@ class UrlRecorder:
     def __init__(self, root, data_home, config_home):
         self.record = os.path.join(root, "opened-urls")
         self.env_record = os.path.join(root, "opened-environments")
+        self.fd_record = os.path.join(root, "opened-descriptors")
         script = os.path.join(root, "record-url")
         with open(script, "w") as f:
             f.write(
                 "#!/bin/sh\n"
                 'printf "%%s\\t%%s\\n" "${XDG_ACTIVATION_TOKEN-}" "${DESKTOP_STARTUP_ID-}" >> "%s"\n'
-                'printf "%%s\\n" "$1" >> "%s"\n' % (self.env_record, self.record)
+                # What the browser was handed, as ls sees it from outside (the shell
+                # listing itself would show its own pipes), before the URL marks
+                # the launch done.
+                'ls -l /proc/$$/fd/ >> "%s"; echo "--" >> "%s"\n'
+                'printf "%%s\\n" "$1" >> "%s"\n' % (self.env_record, self.fd_record, self.fd_record, self.record)
             )
         os.chmod(script, 0o755)
         self.script = script
@@ -680,6 +685,25 @@ class UrlRecorder:
     def without_startup_notify(self):
         """Makes the recorder a browser whose entry does not say it tells when it started."""
         self._register(["x-scheme-handler/http", "x-scheme-handler/https"], startup_notify=False)
+
+    def descriptors(self):
+        """Per launch, the browser's descriptors above stderr: (number, target) pairs,
+        less the shell's own copies of its script and of its stdout and stderr."""
+        try:
+            with open(self.fd_record) as f:
+                listings = f.read().split("--\n")
+        except FileNotFoundError:
+            return []
+        launches = []
+        for listing in listings[:-1]:
+            targets = {}
+            for line in listing.splitlines():
+                if " -> " in line:
+                    name, target = line.split(" -> ", 1)
+                    targets[int(name.split()[-1])] = target
+            own = {os.path.realpath(self.script), targets.get(1), targets.get(2)}
+            launches.append([(fd, target) for fd, target in sorted(targets.items()) if fd > 2 and target not in own])
+        return launches
 
     def tokens(self):
         """(XDG_ACTIVATION_TOKEN, DESKTOP_STARTUP_ID) of each launch, oldest first."""
@@ -834,7 +858,7 @@ def is_status_line(label):
 class Applet:
     """One run of the lwn-tray binary inside a scenario."""
 
-    def __init__(self, scenario, args, log_path):
+    def __init__(self, scenario, args, log_path, pass_fds=()):
         self.scenario = scenario
         self.bus = scenario.bus
         self.args = args
@@ -849,6 +873,7 @@ class Applet:
             stdin=subprocess.DEVNULL,
             stdout=self.log_file,
             stderr=subprocess.STDOUT,
+            pass_fds=pass_fds,
         )
 
     def log(self):
@@ -1078,16 +1103,17 @@ class Scenario:
         )
         return result.stdout.strip()
 
-    def launch(self, *args, feed_url=None, interval=3600, use_settings=False):
+    def launch(self, *args, feed_url=None, interval=3600, use_settings=False, pass_fds=()):
         """Starts lwn-tray with --feed-url and --interval plus args, without waiting;
-        with use_settings, without either, so that the settings apply."""
+        with use_settings, without either, so that the settings apply; pass_fds are
+        descriptors it inherits, as from a careless parent."""
         argv = []
         if not use_settings:
             argv += ["--feed-url", feed_url or self.server.url]
         if interval is not None and not use_settings:
             argv += ["--interval", str(interval)]
         argv += list(args)
-        applet = Applet(self, argv, self.path("lwn-tray-%d.log" % (len(self.runs) + 1)))
+        applet = Applet(self, argv, self.path("lwn-tray-%d.log" % (len(self.runs) + 1)), pass_fds)
         self.runs.append(applet)
         return applet
 

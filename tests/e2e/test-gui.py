@@ -317,6 +317,40 @@ def test_open_headline(s):
     stop_ok(applet)
 
 
+def zombie_children(pid):
+    """The ended children of `pid` that nobody has collected yet."""
+    zombies = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] == "Z" and int(fields[1]) == pid:
+            zombies.append(int(entry))
+    return zombies
+
+
+def test_browser_inherits_nothing(s):
+    """The browser gets none of the applet's descriptors (its bus, display and feed
+    connections, its pipes and watches, its state file being saved, nor one its own
+    parent left open), and once it ends, the applet collects it."""
+    items = [current(937631, "Going Rogue (Digital Antiquarian)"), current(937416, "Another headline")]
+    left_open = os.open(s.path("left-open-by-the-parent"), os.O_WRONLY | os.O_CREAT)
+    try:
+        applet, menu = start_loaded(s, items, pass_fds=(left_open,))
+    finally:
+        os.close(left_open)
+    for number, title in enumerate(item["title"] for item in items):
+        menu.click(BULLET + title)
+        s.recorder.wait_count(number + 1)
+    assert s.recorder.descriptors() == [[], []], s.recorder.descriptors()
+    e2e.wait_for(lambda: not zombie_children(applet.proc.pid), "the ended browsers to be collected")
+    stop_ok(applet)
+
+
 def test_no_startup_notify(s):
     """A browser whose entry lacks StartupNotify=true gets no startup id: the desktop
     would show a busy cursor for it until that timed out."""
@@ -1123,6 +1157,7 @@ TESTS = [
     ("the menu fits the screen: headlines by the monitor's height and the host's rows", test_menu_fits_screen),
     ("opening headlines rewrites 2020 links and marks them read", test_open_headline),
     ("a browser without StartupNotify gets no startup id", test_no_startup_notify),
+    ("the browser inherits no descriptor and is collected when it ends", test_browser_inherits_nothing),
     ("mark all as read survives a restart", test_mark_all_read_persists),
     ("notifications: single, grouped, none repeated after restart", test_notifications),
     ("notification default action opens the article", test_notification_action),
