@@ -14,7 +14,8 @@ typedef struct
   char *last_modified;
   LwnFetchLimits limits;
   gboolean has_limits;
-  char *cache_path; /* where a new body is kept for offline starts; NULL keeps it nowhere */
+  char *cache_path;  /* where a new body is kept for offline starts; NULL keeps it nowhere */
+  LwnFeed *previous; /* the feed shown now, whose unchanged items the new one takes over */
   /* Written by the worker before the task returns; read by _finish. */
   LwnFetchResponse *response;
 } LoadData;
@@ -30,6 +31,7 @@ load_data_free (LoadData *data)
   g_free (data->etag);
   g_free (data->last_modified);
   g_free (data->cache_path);
+  g_clear_pointer (&data->previous, lwn_feed_unref);
   g_clear_pointer (&data->response, lwn_fetch_response_unref);
   g_free (data);
 }
@@ -115,7 +117,7 @@ load_thread (GTask *task,
     {
       g_autoptr (GError) cache_error = NULL;
 
-      lwn_feed_prepare_display (feed);
+      lwn_feed_prepare_display (feed, data->previous);
       /* This thread already holds the body, so the cache is written here and the
        * main thread never writes it. */
       if (data->cache_path != NULL
@@ -136,16 +138,20 @@ load_thread (GTask *task,
  * @cache_path: (nullable): a file to keep a new feed's body in (see
  *   lwn_store_write_feed_cache()), written by the worker after the body
  *   parsed; a failure to write it is logged, not returned
+ * @previous: (nullable): the feed shown now, its display text computed
+ *   already: the items a new feed repeats unchanged are taken from it
  * @cancellable: (nullable): cancels the transfer promptly
  * @callback: called on the caller's thread-default main context
  * @user_data: data for @callback
  *
  * Runs lwn_feed_load_sync() in a worker thread, which also computes the
- * display text of a new feed's items (lwn_feed_prepare_display()).
+ * display text of a new feed's items (lwn_feed_prepare_display()), or takes
+ * it from @previous for the items that did not change.
  */
 void
 lwn_feed_load_async (const LwnFetchRequest *request,
                      const char *cache_path,
+                     LwnFeed *previous,
                      GCancellable *cancellable,
                      GAsyncReadyCallback callback,
                      gpointer user_data)
@@ -160,6 +166,7 @@ lwn_feed_load_async (const LwnFetchRequest *request,
   data->etag = g_strdup (request->etag);
   data->last_modified = g_strdup (request->last_modified);
   data->cache_path = g_strdup (cache_path);
+  data->previous = previous != NULL ? lwn_feed_ref (previous) : NULL;
   if (request->limits != NULL)
     {
       data->limits = *request->limits;

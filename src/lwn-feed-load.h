@@ -9,19 +9,20 @@
 
 G_BEGIN_DECLS
 
-gboolean lwn_feed_load_sync   (const LwnFetchRequest  *request,
-                               LwnFeed               **out_feed,
-                               LwnFetchResponse      **out_response,
-                               GCancellable           *cancellable,
-                               GError                **error);
-void     lwn_feed_load_async  (const LwnFetchRequest  *request,
-                               const char             *cache_path,
-                               GCancellable           *cancellable,
-                               GAsyncReadyCallback     callback,
-                               gpointer                user_data);
-gboolean lwn_feed_load_finish (GAsyncResult           *result,
-                               LwnFeed               **out_feed,
-                               LwnFetchResponse      **out_response,
-                               GError                **error);
+gboolean lwn_feed_load_sync (const LwnFetchRequest *request,
+                             LwnFeed **out_feed,
+                             LwnFetchResponse **out_response,
+                             GCancellable *cancellable,
+                             GError **error);
+void lwn_feed_load_async (const LwnFetchRequest *request,
+                          const char *cache_path,
+                          LwnFeed *previous,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback,
+                          gpointer user_data);
+gboolean lwn_feed_load_finish (GAsyncResult *result,
+                               LwnFeed **out_feed,
+                               LwnFetchResponse **out_response,
+                               GError **error);
 
 G_END_DECLS

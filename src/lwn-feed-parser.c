@@ -318,7 +318,7 @@ parse_thread (GTask *task,
 
   feed = lwn_feed_parse (data->body, data->content_type, data->document_url, &error);
   if (feed != NULL)
-    lwn_feed_prepare_display (feed);
+    lwn_feed_prepare_display (feed, NULL);
   if (feed != NULL)
     g_task_return_pointer (task, feed, (GDestroyNotify) lwn_feed_unref);
   else

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "lwn-feed.h"
 #include "lwn-search.h"
 #include "lwn-text.h"
@@ -20,7 +22,8 @@ struct _LwnFeedItem
   gboolean paywalled;
   /* These fields are computed once: by lwn_feed_prepare_display() in the
    * worker that parsed the feed, or on first use by a program that never
-   * calls that function. */
+   * calls that function. They are set with an atomic exchange, so that two
+   * threads computing the same field at once keep one answer. */
   char *summary;
   char *summary_markup;
   char *search_text;
@@ -189,23 +192,37 @@ lwn_feed_item_is_security_list (const LwnFeedItem *item)
   return g_ascii_strncasecmp (item->title, prefix, sizeof prefix - 1) == 0;
 }
 
+/* Keeps the first of two answers computed at once by two threads, without
+ * the spare room the string grew with: it lives as long as the item. */
+static const char *
+keep_computed (char **field,
+               char *computed)
+{
+  computed = g_realloc (computed, strlen (computed) + 1);
+  if (!g_atomic_pointer_compare_and_exchange (field, NULL, computed))
+    g_free (computed);
+  return g_atomic_pointer_get (field);
+}
+
 /**
  * lwn_feed_item_get_summary:
  * @item: an item
  *
  * Gives the description as plain text on one line, at most
  * %LWN_FEED_SUMMARY_CHARS characters. The summary is computed on first use
- * unless lwn_feed_prepare_display() computed it already, so an item shared
- * between threads must have been prepared first.
+ * unless lwn_feed_prepare_display() computed it already; two threads may
+ * ask at once, and both get the same text.
  *
  * Returns: (transfer none): the summary; "" when the item has none
  */
 const char *
 lwn_feed_item_get_summary (LwnFeedItem *item)
 {
-  if (item->summary == NULL)
-    item->summary = lwn_text_from_html (item->description_html, LWN_FEED_SUMMARY_CHARS);
-  return item->summary;
+  const char *summary = g_atomic_pointer_get (&item->summary);
+
+  if (summary != NULL)
+    return summary;
+  return keep_computed (&item->summary, lwn_text_from_html (item->description_html, LWN_FEED_SUMMARY_CHARS));
 }
 
 /**
@@ -315,9 +332,11 @@ lwn_feed_get_item (const LwnFeed *feed,
 const char *
 lwn_feed_item_get_summary_markup (LwnFeedItem *item)
 {
-  if (item->summary_markup == NULL)
-    item->summary_markup = lwn_text_markup_from_html (item->description_html, item->link);
-  return item->summary_markup;
+  const char *markup = g_atomic_pointer_get (&item->summary_markup);
+
+  if (markup != NULL)
+    return markup;
+  return keep_computed (&item->summary_markup, lwn_text_markup_from_html (item->description_html, item->link));
 }
 
 /**
@@ -325,42 +344,166 @@ lwn_feed_item_get_summary_markup (LwnFeedItem *item)
  * @item: an item
  *
  * Gives the title, author and summary, folded for
- * lwn_search_query_matches(). The text is computed when the summary is, as
- * lwn_feed_item_get_summary() describes, so that a search never folds text
- * on the main thread.
+ * lwn_search_query_matches(). The text is made on first use, so that only
+ * a search pays for it: the views have lwn_feed_items_prepare_search_async()
+ * make it in a worker, and never fold text on the main thread.
  *
  * Returns: (transfer none): the folded text
  */
 const char *
 lwn_feed_item_get_search_text (LwnFeedItem *item)
 {
-  if (item->search_text == NULL)
-    {
-      g_autofree char *text = g_strjoin ("\n", item->title, item->author != NULL ? item->author : "",
-                                         lwn_feed_item_get_summary (item), NULL);
+  const char *search_text = g_atomic_pointer_get (&item->search_text);
+  g_autofree char *text = NULL;
 
-      item->search_text = lwn_search_fold (text);
+  if (search_text != NULL)
+    return search_text;
+  text = g_strjoin ("\n", item->title, item->author != NULL ? item->author : "", lwn_feed_item_get_summary (item),
+                    NULL);
+  return keep_computed (&item->search_text, lwn_search_fold (text));
+}
+
+/**
+ * lwn_feed_item_has_search_text:
+ * @item: an item
+ *
+ * Returns: whether lwn_feed_item_get_search_text() would answer without
+ *   folding any text
+ */
+gboolean
+lwn_feed_item_has_search_text (LwnFeedItem *item)
+{
+  return g_atomic_pointer_get (&item->search_text) != NULL;
+}
+
+static char prepare_search_source_tag;
+
+static void
+prepare_search_thread (GTask *task,
+                       gpointer source_object,
+                       gpointer task_data,
+                       GCancellable *cancellable)
+{
+  GPtrArray *items = task_data;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      lwn_feed_item_get_search_text (g_ptr_array_index (items, i));
     }
-  return item->search_text;
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * lwn_feed_items_prepare_search_async:
+ * @items: (element-type LwnFeedItem): items whose display text is prepared
+ *   (lwn_feed_prepare_display()); the array is kept until the end
+ * @cancellable: (nullable): stops between two items
+ * @callback: called on the caller's thread-default main context
+ * @user_data: data for @callback
+ *
+ * Makes the search text of @items in a worker thread.
+ */
+void
+lwn_feed_items_prepare_search_async (GPtrArray *items,
+                                     GCancellable *cancellable,
+                                     GAsyncReadyCallback callback,
+                                     gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (items != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &prepare_search_source_tag);
+  g_task_set_task_data (task, g_ptr_array_ref (items), (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, prepare_search_thread);
+}
+
+gboolean
+lwn_feed_items_prepare_search_finish (GAsyncResult *result,
+                                      GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &prepare_search_source_tag, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static gboolean
+dates_equal (GDateTime *a,
+             GDateTime *b)
+{
+  return a == b || (a != NULL && b != NULL && g_date_time_equal (a, b));
+}
+
+/* Whether two items say the same: then everything made from one holds for
+ * the other. */
+static gboolean
+items_equal (const LwnFeedItem *a,
+             const LwnFeedItem *b)
+{
+  return a->paywalled == b->paywalled && g_str_equal (a->id, b->id) && g_str_equal (a->title, b->title)
+         && g_strcmp0 (a->link, b->link) == 0 && g_strcmp0 (a->url, b->url) == 0
+         && g_strcmp0 (a->author, b->author) == 0 && g_strcmp0 (a->description_html, b->description_html) == 0
+         && dates_equal (a->date, b->date);
+}
+
+/* Puts each item of @previous that @feed repeats unchanged in the place of
+ * @feed's copy, with the text already made from it. */
+static void
+share_unchanged_items (LwnFeed *feed,
+                       const LwnFeed *previous)
+{
+  g_autoptr (GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < previous->items->len; i++)
+    {
+      LwnFeedItem *item = g_ptr_array_index (previous->items, i);
+
+      /* The first of repeated ids is the one every view shows. */
+      if (!g_hash_table_contains (by_id, item->id))
+        g_hash_table_insert (by_id, item->id, item);
+    }
+  for (guint i = 0; i < feed->items->len; i++)
+    {
+      LwnFeedItem **slot = (LwnFeedItem **) &g_ptr_array_index (feed->items, i);
+      LwnFeedItem *before = g_hash_table_lookup (by_id, (*slot)->id);
+
+      if (before != NULL && before != *slot && items_equal (before, *slot))
+        {
+          lwn_feed_item_unref (*slot);
+          *slot = lwn_feed_item_ref (before);
+        }
+    }
 }
 
 /**
  * lwn_feed_prepare_display:
  * @feed: a feed that no other thread uses yet
+ * @previous: (nullable): the feed shown until now, prepared already
  *
- * Computes, for each item, the text that every view shows or searches, so
- * that the main thread never converts HTML nor folds text. Call it in the
- * worker that built @feed, before the feed is handed over.
+ * Computes, for each item, the text that every view shows, so that the
+ * main thread never converts HTML. Call it in the worker that built @feed,
+ * before the feed is handed over. The text a search reads is made only
+ * when a search needs it (lwn_feed_items_prepare_search_async()). An item that
+ * @previous holds unchanged is taken from @previous, with its text, instead
+ * of being converted again: a refresh costs what changed. Items become
+ * shared between the two feeds, and so between threads: each text is set
+ * once, atomically, whichever thread makes it.
  */
 void
-lwn_feed_prepare_display (LwnFeed *feed)
+lwn_feed_prepare_display (LwnFeed *feed,
+                          const LwnFeed *previous)
 {
+  if (previous != NULL && previous != feed)
+    share_unchanged_items (feed, previous);
   for (guint i = 0; i < feed->items->len; i++)
     {
       LwnFeedItem *item = g_ptr_array_index (feed->items, i);
 
       lwn_feed_item_get_summary (item);
       lwn_feed_item_get_summary_markup (item);
-      lwn_feed_item_get_search_text (item);
     }
 }

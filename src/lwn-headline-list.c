@@ -47,10 +47,24 @@ struct _LwnHeadlineList
   LwnSearchQuery *query; /* NULL: no search */
   GArray *matching;
   guint n_matching;
-  gboolean subscriber; /* for the rows: see lwn_headline_row_set_subscriber() */
+  /* A worker folds the search text of headlines that lack it; the matches
+   * wait for it, and a search waiting starts when it is done. */
+  GCancellable *folding;
+  gboolean matches_waiting;
+  gboolean search_waiting;
+  gboolean matches_found; /* ::matches-changed is due at the end of the event */
+  gboolean subscriber;    /* for the rows: see lwn_headline_row_set_subscriber() */
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
+
+enum
+{
+  SIGNAL_MATCHES_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* What can happen to the list. Every change of its state goes through
  * apply_event(), which follows the table in lwn-headline-list.h. */
@@ -60,6 +74,7 @@ typedef enum
   LIST_EVENT_MODEL_CLEARED, /* lwn_headline_list_set_model() with NULL */
   LIST_EVENT_ITEMS_CHANGED, /* the model changed: a new feed */
   LIST_EVENT_SEARCH,        /* lwn_headline_list_set_search() */
+  LIST_EVENT_TEXT_FOLDED,   /* the worker made the search text the matches wait for */
   LIST_EVENT_FILL_STEP,     /* the idle step that makes rows */
   LIST_EVENT_VIEW_MOVED,    /* scrolled or mapped: the rows may end too soon */
   LIST_EVENT_LAID_OUT,      /* a new layout: the anchor goes back in place */
@@ -101,24 +116,64 @@ n_headlines (LwnHeadlineList *self)
   return self->headlines != NULL ? g_list_model_get_n_items (self->headlines) : 0;
 }
 
-/* Once per search and per feed; the folded text is the worker's
- * (lwn_feed_prepare_display()). */
+static void
+text_folded_cb (GObject *source,
+                GAsyncResult *result,
+                gpointer user_data)
+{
+  /* Cancelled: the list may be gone, or wants another fold. */
+  if (lwn_feed_items_prepare_search_finish (result, NULL))
+    apply_event (user_data, LIST_EVENT_TEXT_FOLDED, NULL);
+}
+
+/* A worker makes the search text of @missing; LIST_EVENT_TEXT_FOLDED
+ * follows. The main thread never folds text: for 1,000 headlines that
+ * would cost a frame. A fold under way for older headlines stops. */
+static void
+fold_search_text (LwnHeadlineList *self,
+                  GPtrArray *missing)
+{
+  g_cancellable_cancel (self->folding);
+  g_clear_object (&self->folding);
+  self->folding = g_cancellable_new ();
+  lwn_feed_items_prepare_search_async (missing, self->folding, text_folded_cb, self);
+}
+
+static GPtrArray *
+new_item_array (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+}
+
+/* Once per search and per feed. A headline whose search text is not made
+ * yet matches nothing until the worker has made it; the others match as
+ * they should, whatever their new position. */
 static void
 find_matches (LwnHeadlineList *self)
 {
   guint n = n_headlines (self);
   gboolean all = self->query == NULL || lwn_search_query_is_empty (self->query);
+  g_autoptr (GPtrArray) missing = all ? NULL : new_item_array ();
 
   g_array_set_size (self->matching, n);
   self->n_matching = 0;
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (LwnHeadline) headline = all ? NULL : g_list_model_get_item (self->headlines, i);
-      gboolean match = all || lwn_search_query_matches (self->query, lwn_feed_item_get_search_text (lwn_headline_get_item (headline)));
+      LwnFeedItem *item = headline != NULL ? lwn_headline_get_item (headline) : NULL;
+      gboolean match = all;
 
+      if (item != NULL && lwn_feed_item_has_search_text (item))
+        match = lwn_search_query_matches (self->query, lwn_feed_item_get_search_text (item));
+      else if (item != NULL)
+        g_ptr_array_add (missing, lwn_feed_item_ref (item));
       g_array_index (self->matching, gboolean, i) = match;
       self->n_matching += match;
     }
+  self->matches_waiting = missing != NULL && missing->len > 0;
+  if (self->matches_waiting)
+    fold_search_text (self, missing);
+  self->matches_found |= !self->matches_waiting;
 }
 
 /* GtkListBox asks for every row at each invalidation. The filter only
@@ -584,6 +639,10 @@ start_search (LwnHeadlineList *self,
   self->query = query;
 
   find_matches (self);
+  /* The rows stay as they are until the search text is there. */
+  self->search_waiting = self->matches_waiting;
+  if (self->search_waiting)
+    return;
   g_clear_object (&self->anchor);
   self->to_end = FALSE;
   /* From the top again, a screenful at first: showing every row an earlier
@@ -604,9 +663,9 @@ start_search (LwnHeadlineList *self,
  * query (owned, nullable) for LIST_EVENT_SEARCH. The highlights follow
  * every event that can change which rows show or what they match. */
 static void
-apply_event (LwnHeadlineList *self,
-             ListEvent event,
-             gpointer data)
+move_state (LwnHeadlineList *self,
+            ListEvent event,
+            gpointer data)
 {
   switch (event)
     {
@@ -624,6 +683,17 @@ apply_event (LwnHeadlineList *self,
         break;
       case LIST_EVENT_SEARCH:
         start_search (self, data);
+        break;
+      case LIST_EVENT_TEXT_FOLDED:
+        g_clear_object (&self->folding);
+        if (self->search_waiting)
+          start_search (self, g_steal_pointer (&self->query));
+        else
+          {
+            find_matches (self);
+            gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+            schedule_fill (self);
+          }
         break;
       case LIST_EVENT_FILL_STEP:
         fill_step (self);
@@ -648,6 +718,20 @@ apply_event (LwnHeadlineList *self,
         g_return_if_reached ();
     }
   show_highlights (self);
+}
+
+static void
+apply_event (LwnHeadlineList *self,
+             ListEvent event,
+             gpointer data)
+{
+  move_state (self, event, data);
+  /* Told once the list is whole again, never from the middle of a change. */
+  if (self->matches_found)
+    {
+      self->matches_found = FALSE;
+      g_signal_emit (self, signals[SIGNAL_MATCHES_CHANGED], 0);
+    }
 }
 
 /* Ages ("5 minutes ago") -------------------------------------------------- */
@@ -801,6 +885,7 @@ lwn_headline_list_dispose (GObject *object)
 {
   LwnHeadlineList *self = LWN_HEADLINE_LIST (object);
 
+  g_cancellable_cancel (self->folding);
   lwn_headline_list_set_model (self, NULL);
   watch_vadjustment (self, NULL);
   g_clear_handle_id (&self->ages_id, g_source_remove);
@@ -816,6 +901,7 @@ lwn_headline_list_finalize (GObject *object)
   g_ptr_array_unref (self->rows);
   g_array_unref (self->matching);
   g_clear_pointer (&self->query, lwn_search_query_unref);
+  g_clear_object (&self->folding);
 
   G_OBJECT_CLASS (lwn_headline_list_parent_class)->finalize (object);
 }
@@ -834,6 +920,15 @@ lwn_headline_list_class_init (LwnHeadlineListClass *klass)
   widget_class->unmap = lwn_headline_list_unmap;
   widget_class->button_press_event = lwn_headline_list_button_press_event;
   list_box_class->move_cursor = lwn_headline_list_move_cursor;
+
+  /**
+   * LwnHeadlineList::matches-changed:
+   *
+   * Emitted once the search's matches are known again: after a search, a
+   * new feed, or the worker that folds the search text.
+   */
+  signals[SIGNAL_MATCHES_CHANGED] = g_signal_new ("matches-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                                  NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -872,7 +967,13 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
  * Shows only the headlines that have every word of @text in their title,
  * author or summary, from the top, their titles marking where.
  *
- * Returns: how many headlines match
+ * The search text of headlines that lack it is made in a worker first;
+ * until then the rows stay as they were, and ::matches-changed tells when
+ * the matches are known.
+ *
+ * Returns: how many headlines match; while the search text is being made
+ *   (see lwn_headline_list_get_matches_waiting()), how many of those that
+ *   have it already match
  */
 guint
 lwn_headline_list_set_search (LwnHeadlineList *self,
@@ -886,6 +987,45 @@ lwn_headline_list_set_search (LwnHeadlineList *self,
     g_clear_pointer (&query, lwn_search_query_unref);
   apply_event (self, LIST_EVENT_SEARCH, g_steal_pointer (&query));
   return self->n_matching;
+}
+
+/**
+ * lwn_headline_list_get_matches_waiting:
+ *
+ * Returns: whether the matches wait for a worker to make the search text
+ */
+gboolean
+lwn_headline_list_get_matches_waiting (LwnHeadlineList *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE_LIST (self), FALSE);
+
+  return self->matches_waiting;
+}
+
+/**
+ * lwn_headline_list_prepare_search:
+ *
+ * Has a worker make the search text of every headline now, so that the
+ * first search, soon to come, finds it made.
+ */
+void
+lwn_headline_list_prepare_search (LwnHeadlineList *self)
+{
+  g_autoptr (GPtrArray) missing = new_item_array ();
+  guint n;
+
+  g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
+
+  n = n_headlines (self);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, i);
+
+      if (!lwn_feed_item_has_search_text (lwn_headline_get_item (headline)))
+        g_ptr_array_add (missing, lwn_feed_item_ref (lwn_headline_get_item (headline)));
+    }
+  if (missing->len > 0 && self->folding == NULL)
+    fold_search_text (self, missing);
 }
 
 /**

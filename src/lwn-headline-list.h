@@ -12,6 +12,9 @@ G_BEGIN_DECLS
  *
  *   n          how many headlines the model holds (0 without a model)
  *   matching   one flag per headline: whether it matches the search (all do without one)
+ *   waiting    the matches wait for a worker to fold the search text of some
+ *              headlines (the main thread never folds text); search_waiting:
+ *              a search waits with them
  *   reach      the rows show only for matching headlines above this position
  *   rows       rows[i] is the row of headline i, or NULL while it is not made
  *   to_end     End was pressed while rows were still to make
@@ -20,7 +23,8 @@ G_BEGIN_DECLS
  *
  * These hold between any two events:
  *
- *   I1  matching has n flags; n_matching counts those set.
+ *   I1  matching has n flags; n_matching counts those set. While waiting,
+ *       the flag of a headline without search text is unset.
  *   I2  reach <= rows->len <= n.
  *   I3  The list's children are exactly the rows in rows, once each, and
  *       rows[i] stands for headline i of the model (its position is i).
@@ -55,6 +59,11 @@ G_BEGIN_DECLS
  *   items changed  (not followed)     as model set             as model set          as model set
  *   search         matches only       reach = a screenful of   as SETTLED            to_end cleared,
  *                  → EMPTY            matches from the top     → FILLING/SETTLED     as SETTLED
+ *                                     → FILLING/SETTLED;
+ *                                     while waiting, the rows
+ *                                     stay until text folded
+ *   text folded    matches only       matches found again; a   as SETTLED            as SETTLED
+ *                                     waiting search as search
  *                                     → FILLING/SETTLED
  *   fill step      —                  —                        reach grows or rows   as FILLING, larger;
  *                                                              are made → FILLING/   when done, End is
@@ -69,9 +78,10 @@ G_BEGIN_DECLS
  *   other cursor   —                  SETTLED                  FILLING               → FILLING
  *
  * After an event that can change which rows show or what they match (model
- * set, items changed, search, fill step), the rows that show take the
- * current search's highlights (I5). The filter function only decides
- * which rows show (I4). */
+ * set, items changed, search, text folded, fill step), the rows that show
+ * take the current search's highlights (I5). The filter function only
+ * decides which rows show (I4). Whenever the matches are known again, the
+ * list emits ::matches-changed. */
 
 #define LWN_TYPE_HEADLINE_LIST (lwn_headline_list_get_type ())
 G_DECLARE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, LWN, HEADLINE_LIST, GtkListBox)
@@ -84,6 +94,8 @@ void            lwn_headline_list_set_subscriber  (LwnHeadlineList *self,
 guint           lwn_headline_list_set_search      (LwnHeadlineList *self,
                                                    const char      *text);
 guint           lwn_headline_list_get_n_matching  (LwnHeadlineList *self);
+gboolean        lwn_headline_list_get_matches_waiting (LwnHeadlineList *self);
+void            lwn_headline_list_prepare_search  (LwnHeadlineList *self);
 LwnHeadlineRow *lwn_headline_list_get_first_match (LwnHeadlineList *self);
 /* clang-format on */
 

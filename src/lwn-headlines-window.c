@@ -92,6 +92,10 @@ show_search_result (LwnHeadlinesWindow *self)
   g_autofree char *count = NULL;
   g_autofree char *empty = NULL;
 
+  /* What shows stays until the list knows the matches (::matches-changed). */
+  if (lwn_headline_list_get_matches_waiting (self->list_box))
+    return;
+
   if (searching)
     {
       /* Translators: how many headlines a search found. */
@@ -149,7 +153,11 @@ search_mode_changed_cb (GtkSearchBar *bar,
                         LwnHeadlinesWindow *self)
 {
   if (gtk_search_bar_get_search_mode (bar))
-    return;
+    {
+      /* The text a search reads is made while the first word is typed. */
+      lwn_headline_list_prepare_search (self->list_box);
+      return;
+    }
   /* Closed: every headline again, and the focus back in the list. */
   gtk_entry_set_text (GTK_ENTRY (self->search_entry), "");
   search_changed_cb (self->search_entry, self);
@@ -606,6 +614,7 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
   gtk_search_bar_connect_entry (self->search_bar, GTK_ENTRY (self->search_entry));
   g_signal_connect (self->search_bar, "notify::search-mode-enabled", G_CALLBACK (search_mode_changed_cb), self);
   g_signal_connect (self->list_box, "row-activated", G_CALLBACK (row_activated_cb), self);
+  g_signal_connect_swapped (self->list_box, "matches-changed", G_CALLBACK (show_search_result), self);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 }
 

@@ -462,6 +462,40 @@ take_up_pending (LwnReader *self)
     }
 }
 
+/* Replaces only the part of the list that changed, so that the views redo
+ * only that part. */
+static void
+splice_changed (GListStore *store,
+                GPtrArray *headlines)
+{
+  GListModel *shown = G_LIST_MODEL (store);
+  guint n_before = g_list_model_get_n_items (shown);
+  guint n_after = headlines->len;
+  guint same_first = 0;
+  guint same_last = 0;
+
+  while (same_first < MIN (n_before, n_after))
+    {
+      g_autoptr (GObject) before = g_list_model_get_object (shown, same_first);
+
+      if (before != g_ptr_array_index (headlines, same_first))
+        break;
+      same_first++;
+    }
+  while (same_last < MIN (n_before, n_after) - same_first)
+    {
+      g_autoptr (GObject) before = g_list_model_get_object (shown, n_before - 1 - same_last);
+
+      if (before != g_ptr_array_index (headlines, n_after - 1 - same_last))
+        break;
+      same_last++;
+    }
+  if (same_first == n_before && same_first == n_after)
+    return;
+  g_list_store_splice (store, same_first, n_before - same_first - same_last, headlines->pdata + same_first,
+                       n_after - same_first - same_last);
+}
+
 static void
 show_feed (LwnReader *self,
            LwnFeed *feed)
@@ -471,7 +505,10 @@ show_feed (LwnReader *self,
   guint n = lwn_feed_get_n_items (feed);
   g_autoptr (GPtrArray) headlines = g_ptr_array_new_full (n, g_object_unref);
   g_autofree const char **ids = g_new (const char *, n + 1);
+  /* Its keys are ids of the headlines the list holds until the splice. */
+  g_autoptr (GHashTable) shown_before = g_steal_pointer (&self->headline_by_id);
 
+  self->headline_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   g_clear_pointer (&self->feed, lwn_feed_unref);
   self->feed = lwn_feed_ref (feed);
 
@@ -481,25 +518,34 @@ show_feed (LwnReader *self,
     ids[i] = lwn_feed_item_get_id (lwn_feed_get_item (feed, i));
   lwn_store_note_shown_ids (self->store, ids, n);
 
-  g_hash_table_remove_all (self->headline_by_id);
   for (guint i = 0; i < n; i++)
     {
       LwnFeedItem *item = lwn_feed_get_item (feed, i);
       const char *id = ids[i];
+      gboolean unread = !lwn_store_is_read (self->store, id);
+      LwnHeadline *before;
       LwnHeadline *headline;
 
       /* A feed that repeats an id: the first one is the headline, in every
        * view, and the one a click means. */
       if (g_hash_table_contains (self->headline_by_id, id))
         continue;
-      headline = lwn_headline_new (item, !lwn_store_is_read (self->store, id));
+      /* The worker passed an unchanged item on as the same one: its
+       * headline stays, and so does every view's row of it. */
+      before = g_hash_table_lookup (shown_before, id);
+      if (before != NULL && lwn_headline_get_item (before) == item)
+        {
+          headline = g_object_ref (before);
+          lwn_headline_set_unread (headline, unread);
+        }
+      else
+        headline = lwn_headline_new (item, unread);
       lwn_headline_set_reminder (headline, lwn_reminders_lookup (reminders, id) != NULL);
       g_ptr_array_add (headlines, headline);
       g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
     }
 
-  g_list_store_splice (self->headlines, 0, g_list_model_get_n_items (G_LIST_MODEL (self->headlines)),
-                       headlines->pdata, headlines->len);
+  splice_changed (self->headlines, headlines);
   count_unread (self);
   if (lwn_reader_get_state (self) != old_state)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
@@ -646,7 +692,7 @@ load_refresh (LwnReader *self)
   g_clear_handle_id (&self->manual_id, g_source_remove);
   set_refreshing (self, TRUE);
   g_debug ("Refreshing %s", url);
-  lwn_feed_load_async (&request, cache_path, self->cancellable, load_cb, self);
+  lwn_feed_load_async (&request, cache_path, self->feed, self->cancellable, load_cb, self);
   emit_changed (self);
 }
 

@@ -1128,6 +1128,61 @@ test_not_a_doctype (void)
     }
 }
 
+static char *
+shared_items_feed (const char *title_2,
+                   const char *summary_3,
+                   const char *date_4)
+{
+  return g_strdup_printf ("<rss version=\"2.0\"><channel><title>T</title>"
+                          "<item><title>One</title><guid>1</guid><description>&lt;p&gt;First&lt;/p&gt;</description></item>"
+                          "<item><title>%s</title><guid>2</guid><description>Second</description></item>"
+                          "<item><title>Three</title><guid>3</guid><description>%s</description></item>"
+                          "<item><title>Four</title><guid>4</guid><pubDate>%s</pubDate></item>"
+                          "<item><title>One again</title><guid>1</guid></item>"
+                          "</channel></rss>",
+                          title_2, summary_3, date_4);
+}
+
+static void
+test_prepare_shares_unchanged (void)
+{
+  g_autofree char *first_text = shared_items_feed ("Two", "Third", "Mon, 03 Jul 2023 10:00:00 +0000");
+  g_autofree char *second_text = shared_items_feed ("Two, corrected", "Third, longer", "Mon, 03 Jul 2023 11:00:00 +0000");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFeed) first = parse_string (first_text, NULL, &error);
+  g_autoptr (LwnFeed) same = NULL;
+  g_autoptr (LwnFeed) second = NULL;
+
+  g_test_summary ("Preparing a feed takes every item the feed shown before holds unchanged, with its text, "
+                  "and no item whose title, description or date changed");
+
+  g_assert_no_error (error);
+  lwn_feed_prepare_display (first, NULL);
+
+  same = parse_string (first_text, NULL, &error);
+  g_assert_no_error (error);
+  lwn_feed_prepare_display (same, first);
+  for (guint i = 0; i < 4; i++)
+    g_assert_true (lwn_feed_get_item (same, i) == lwn_feed_get_item (first, i));
+  /* A repeated id is compared with the first item of that id: this one differs. */
+  g_assert_true (lwn_feed_get_item (same, 4) != lwn_feed_get_item (first, 0));
+
+  second = parse_string (second_text, NULL, &error);
+  g_assert_no_error (error);
+  lwn_feed_prepare_display (second, first);
+  g_assert_true (lwn_feed_get_item (second, 0) == lwn_feed_get_item (first, 0));
+  for (guint i = 1; i < 4; i++)
+    g_assert_true (lwn_feed_get_item (second, i) != lwn_feed_get_item (first, i));
+  g_assert_cmpstr (lwn_feed_item_get_title (lwn_feed_get_item (second, 1)), ==, "Two, corrected");
+  g_assert_cmpstr (lwn_feed_item_get_summary (lwn_feed_get_item (second, 2)), ==, "Third, longer");
+  g_assert_cmpstr (lwn_feed_item_get_summary (lwn_feed_get_item (second, 0)), ==, "First");
+
+  /* The feed shown before can go: the new one holds its own references. */
+  g_clear_pointer (&first, lwn_feed_unref);
+  g_clear_pointer (&same, lwn_feed_unref);
+  g_assert_cmpstr (lwn_feed_item_get_summary_markup (lwn_feed_get_item (second, 0)), ==, "First");
+}
+
 int
 main (int argc,
       char **argv)
@@ -1159,6 +1214,7 @@ main (int argc,
   g_test_add_func ("/feed-parser/security/quiet", test_quiet);
   g_test_add_func ("/feed-parser/title/feed-fallback", test_feed_title_fallback);
   g_test_add_func ("/feed-parser/title/untitled-item", test_untitled_item);
+  g_test_add_func ("/feed-parser/prepare/shares-unchanged", test_prepare_shares_unchanged);
   for (gsize i = 0; i < G_N_ELEMENTS (title_cases); i++)
     g_test_add_data_func (title_cases[i].path, &title_cases[i], test_title);
   g_test_add_func ("/feed-parser/size/10000-items", test_ten_thousand_items);

@@ -58,6 +58,30 @@ new_list (void)
   return g_object_ref_sink (g_object_new (LWN_TYPE_HEADLINE_LIST, NULL));
 }
 
+static void
+matches_changed_cb (LwnHeadlineList *list,
+                    guint *n_signals)
+{
+  (*n_signals)++;
+}
+
+/* Searches for @text as a keystroke does, then waits for the matches, which
+ * wait for a worker to fold the search text of headlines that lack it. */
+static guint
+search (LwnHeadlineList *list,
+        const char *text)
+{
+  guint n_signals = 0;
+  gulong handler = g_signal_connect (list, "matches-changed", G_CALLBACK (matches_changed_cb), &n_signals);
+
+  lwn_headline_list_set_search (list, text);
+  while (n_signals == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (list, handler);
+  g_assert_false (lwn_headline_list_get_matches_waiting (list));
+  return lwn_headline_list_get_n_matching (list);
+}
+
 /* A model, none, then the same model again: the list shows each headline
  * once, as it did the first time. */
 static void
@@ -159,8 +183,7 @@ test_search_shows_matches (void)
   LwnHeadlineRow *first;
 
   lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
-  g_assert_cmpuint (lwn_headline_list_set_search (list, "number 3"), ==, 1);
-  g_assert_cmpuint (lwn_headline_list_get_n_matching (list), ==, 1);
+  g_assert_cmpuint (search (list, "number 3"), ==, 1);
   first = lwn_headline_list_get_first_match (list);
   g_assert_nonnull (first);
   g_assert_cmpuint (lwn_headline_row_get_position (first), ==, 3);
@@ -169,7 +192,7 @@ test_search_shows_matches (void)
   for (GList *l = children; l != NULL; l = l->next)
     g_assert_cmpint (gtk_widget_get_child_visible (l->data), ==, l->data == (gpointer) first);
 
-  g_assert_cmpuint (lwn_headline_list_set_search (list, NULL), ==, N_HEADLINES);
+  g_assert_cmpuint (search (list, NULL), ==, N_HEADLINES);
   g_assert_cmpuint (lwn_headline_row_get_position (lwn_headline_list_get_first_match (list)), ==, 0);
 
   gtk_widget_destroy (GTK_WIDGET (list));
@@ -232,14 +255,70 @@ test_search_highlights (void)
   g_autoptr (LwnHeadlineList) list = new_list ();
 
   lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
-  g_assert_cmpuint (lwn_headline_list_set_search (list, "number"), ==, N_HEADLINES);
+  g_assert_cmpuint (search (list, "number"), ==, N_HEADLINES);
   g_assert_cmpuint (check_highlights (list, "number"), >, 0);
-  g_assert_cmpuint (lwn_headline_list_set_search (list, "3"), ==, 1);
+  g_assert_cmpuint (search (list, "3"), ==, 1);
   g_assert_cmpuint (check_highlights (list, "3"), ==, 1);
-  g_assert_cmpuint (lwn_headline_list_set_search (list, "headline"), ==, N_HEADLINES);
+  g_assert_cmpuint (search (list, "headline"), ==, N_HEADLINES);
   g_assert_cmpuint (check_highlights (list, "headline"), >, 1);
 
   gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* The first search on headlines without search text leaves the rows as
+ * they are and the main thread free; a worker folds the text, and the
+ * matches follow. A second keystroke meanwhile waits for the same text. */
+static void
+test_search_text_made_by_a_worker (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", N_HEADLINES);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  guint shown;
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  shown = count_rows (list);
+  /* None has its search text yet: none matches until the worker is done. */
+  g_assert_cmpuint (lwn_headline_list_set_search (list, "number"), ==, 0);
+  g_assert_true (lwn_headline_list_get_matches_waiting (list));
+  g_assert_cmpuint (count_rows (list), ==, shown);
+  g_assert_cmpuint (search (list, "number 3"), ==, 1);
+  for (guint i = 0; i < N_HEADLINES; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (headlines), i);
+
+      g_assert_true (lwn_feed_item_has_search_text (lwn_headline_get_item (headline)));
+    }
+  g_assert_cmpuint (lwn_headline_row_get_position (lwn_headline_list_get_first_match (list)), ==, 3);
+
+  /* Text made once: the next search answers at once. */
+  g_assert_cmpuint (lwn_headline_list_set_search (list, "number 4"), ==, 1);
+  g_assert_false (lwn_headline_list_get_matches_waiting (list));
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* The list goes while the worker folds: the worker holds no reference to
+ * it, and its end, which comes later, finds nothing of it (under the
+ * sanitizers, a use after free would show). */
+static void
+test_list_gone_while_folding (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", 400);
+  LwnHeadlineList *list = new_list ();
+  gpointer gone = list;
+
+  g_object_add_weak_pointer (G_OBJECT (list), &gone);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  lwn_headline_list_set_search (list, "number 399");
+  g_assert_true (lwn_headline_list_get_matches_waiting (list));
+  gtk_widget_destroy (GTK_WIDGET (list));
+  g_object_unref (list);
+  g_assert_null (gone);
+  for (guint i = 0; i < 200; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
 }
 
 int
@@ -255,6 +334,8 @@ main (int argc,
   g_test_add_func ("/headline-list/model/items-changed", test_items_changed);
   g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
+  g_test_add_func ("/headline-list/search/text-made-by-a-worker", test_search_text_made_by_a_worker);
+  g_test_add_func ("/headline-list/search/list-gone-while-folding", test_list_gone_while_folding);
 
   return g_test_run ();
 }

@@ -200,6 +200,105 @@ test_not_modified (Fixture *fixture,
   g_assert_null (lwn_reader_get_error (fixture->reader));
 }
 
+typedef struct
+{
+  guint n_signals;
+  guint position;
+  guint removed;
+  guint added;
+} ItemsChanged;
+
+static void
+items_changed_cb (GListModel *model,
+                  guint position,
+                  guint removed,
+                  guint added,
+                  ItemsChanged *changed)
+{
+  changed->n_signals++;
+  changed->position = position;
+  changed->removed = removed;
+  changed->added = added;
+}
+
+static void
+serve_body (Fixture *fixture,
+            const char *body,
+            const char *etag)
+{
+  LwnTestRoute route = { .content_type = "application/rss+xml", .body = body, .etag = etag };
+
+  lwn_test_server_add_route (fixture->server, FEED_PATH, &route);
+}
+
+static void
+test_refresh_changes_only_what_changed (Fixture *fixture,
+                                        gconstpointer data)
+{
+  const guint before[] = { 3, 2, 1 };
+  const guint after[] = { 4, 3, 2, 1 };
+  GListModel *headlines;
+  g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_object_unref);
+  GString *text;
+  g_autofree char *edited = NULL;
+  ItemsChanged changed = { 0 };
+  gulong handler;
+
+  g_test_summary ("A refresh keeps the headlines of unchanged items, with their rows, and replaces only "
+                  "the items that are new or edited");
+
+  serve (fixture, before, G_N_ELEMENTS (before), "\"1\"");
+  start_and_load (fixture);
+  headlines = lwn_reader_get_headlines (fixture->reader);
+  for (guint i = 0; i < 3; i++)
+    g_ptr_array_add (shown, g_object_ref (headline_at (fixture, i)));
+  /* Read before the refresh: the kept headline keeps the mark. */
+  g_free (lwn_reader_open (fixture->reader, "https://lwn.net/Articles/2/"));
+  handler = g_signal_connect (headlines, "items-changed", G_CALLBACK (items_changed_cb), &changed);
+
+  /* One new item on top: one headline added, nothing else touched. */
+  serve (fixture, after, G_N_ELEMENTS (after), "\"2\"");
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, not_refreshing, "the refresh with a new item");
+  g_assert_cmpuint (g_list_model_get_n_items (headlines), ==, 4);
+  g_assert_cmpuint (changed.n_signals, ==, 1);
+  g_assert_cmpuint (changed.position, ==, 0);
+  g_assert_cmpuint (changed.removed, ==, 0);
+  g_assert_cmpuint (changed.added, ==, 1);
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (headline_at (fixture, i + 1) == g_ptr_array_index (shown, i));
+  g_assert_false (lwn_headline_get_unread (headline_at (fixture, 2)));
+  g_assert_cmpuint (lwn_reader_get_n_unread (fixture->reader), ==, 3);
+
+  /* The same items again, one of them edited: only that one is new. */
+  edited = make_feed (after, G_N_ELEMENTS (after));
+  text = g_string_new (edited);
+  g_clear_pointer (&edited, g_free);
+  g_assert_cmpuint (g_string_replace (text, "Summary of 3", "Corrected summary of 3", 1), ==, 1);
+  edited = g_string_free (text, FALSE);
+  serve_body (fixture, edited, "\"3\"");
+  changed = (ItemsChanged){ 0 };
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, not_refreshing, "the refresh with an edited item");
+  g_assert_cmpuint (changed.n_signals, ==, 1);
+  g_assert_cmpuint (changed.position, ==, 1);
+  g_assert_cmpuint (changed.removed, ==, 1);
+  g_assert_cmpuint (changed.added, ==, 1);
+  g_assert_true (headline_at (fixture, 1) != g_ptr_array_index (shown, 0));
+  g_assert_cmpstr (lwn_feed_item_get_summary (lwn_headline_get_item (headline_at (fixture, 1))), ==,
+                   "Corrected summary of 3");
+  g_assert_true (headline_at (fixture, 2) == g_ptr_array_index (shown, 1));
+  g_assert_true (headline_at (fixture, 3) == g_ptr_array_index (shown, 2));
+
+  /* Nothing changed at all: no signal. */
+  serve_body (fixture, edited, "\"4\"");
+  changed = (ItemsChanged){ 0 };
+  lwn_reader_refresh_due (fixture->reader);
+  wait_until (fixture, not_refreshing, "the refresh with the same items");
+  g_assert_cmpuint (changed.n_signals, ==, 0);
+  g_signal_handler_disconnect (headlines, handler);
+}
+
 static gboolean
 has_two_feed_requests (Fixture *fixture)
 {
@@ -858,6 +957,7 @@ main (int argc,
   ADD ("/reader/repeated-id", test_repeated_id);
   ADD ("/reader/moved", test_moved);
   ADD ("/reader/not-modified", test_not_modified);
+  ADD ("/reader/refresh-changes-only-what-changed", test_refresh_changes_only_what_changed);
   ADD ("/reader/restart-conditional", test_restart_conditional);
   ADD ("/reader/gone", test_gone);
   ADD ("/reader/too-many-requests", test_too_many_requests);

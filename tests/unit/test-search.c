@@ -97,7 +97,7 @@ test_empty_query (void)
 }
 
 /* An item's searchable text: its title, author and summary (not the
- * description's markup), made by lwn_feed_prepare_display() in the worker. */
+ * description's markup), made on first use, not by preparing the display. */
 static void
 test_item_search_text (void)
 {
@@ -115,10 +115,12 @@ test_item_search_text (void)
                                              FALSE));
   g_ptr_array_add (items, lwn_feed_item_new ("2", "No author", NULL, NULL, NULL, NULL, NULL, FALSE));
   feed = lwn_feed_new ("Feed", NULL, 0, g_steal_pointer (&items));
-  lwn_feed_prepare_display (feed);
+  lwn_feed_prepare_display (feed, NULL);
 
   item = lwn_feed_get_item (feed, 0);
+  g_assert_false (lwn_feed_item_has_search_text (item));
   text = lwn_feed_item_get_search_text (item);
+  g_assert_true (lwn_feed_item_has_search_text (item));
   g_assert_nonnull (strstr (text, "kernel uber-news"));
   g_assert_true (lwn_search_query_matches (by_author, text));
   g_assert_true (lwn_search_query_matches (by_summary, text));
