@@ -33,6 +33,8 @@ bench_served_from=stats
 poll_interval=0.02
 # shellcheck source=bench/bench-session.sh
 source "$(dirname "$0")/bench-session.sh" "${1:-build}"
+# shellcheck source=bench/bench-measure.sh
+source "$(dirname "$0")/bench-measure.sh"
 
 refreshes=${REFRESHES:-40}
 memory_after=20
@@ -46,57 +48,12 @@ if command -v perf >/dev/null && perf stat -e task-clock -x, -o /dev/null -- tru
   have_perf=true
 fi
 
-# sleep_until NS: sleeps until the wall clock reaches NS.
-sleep_until() {
-  local left=$(($1 - $(now_ns)))
-  if ((left > 0)); then
-    sleep "$(awk -v n="$left" 'BEGIN { printf "%.3f", n / 1e9 }')"
-  fi
-}
-
-# log_time EVENT NAME: the time of the watcher's first EVENT line for bus name NAME.
-log_time() {
-  awk -v e="$1" -v n="$2" '$1 == e && $3 == n { print $2; exit }' "$tmp/watcher.log"
-}
-
-log_has() {
-  [ -n "$(log_time "$1" "$2")" ]
-}
-
-menu_seen() {
-  log_has menu "$1" || log_has menu-timeout "$1" || log_has menu-error "$1"
-}
-
 ms_between() {
   if [ -z "$2" ]; then
     echo "n/a"
   else
     awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) / 1e6 }'
   fi
-}
-
-rss_kib() {
-  awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
-}
-
-pss_kib() {
-  awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup"
-}
-
-# Unique set size: pages no other process maps. Unlike PSS, it does not depend on
-# which other programs (here or elsewhere on the machine) map the same libraries.
-uss_kib() {
-  awk '/^Private_(Clean|Dirty):/ { n += $2 } END { print n + 0 }' "/proc/$1/smaps_rollup"
-}
-
-# CPU time in clock ticks, of every thread the process ever had.
-cpu_ticks() {
-  awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
-
-# On-CPU nanoseconds of the live threads (schedstat), a finer second opinion.
-cpu_ns() {
-  cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # "tid switches" per live thread, voluntary plus nonvoluntary.
@@ -114,10 +71,6 @@ switches_delta() {
   awk 'FNR == NR { before[$1] = $2; next }
        { after[$1] = 1; d += $2 - (($1 in before) ? before[$1] : 0) }
        END { gone = 0; for (t in before) if (!(t in after)) gone++; print d + 0, gone }' "$1" "$2"
-}
-
-div() {
-  awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN { if (b > 0) printf f, a / b; else print "n/a" }'
 }
 
 # --- the private session ---------------------------------------------------------
@@ -234,7 +187,7 @@ floor_idle_job=$!
 # The window opens 300 ms after one answer and closes 300 ms after the Nth next one,
 # so it holds exactly N whole refreshes.
 cpu_phase() {
-  local key=$1 mode=$2 n0 t0 c0 ns0 t1 c1 ns1 perf_pid="" perf_ms="n/a"
+  local key=$1 mode=$2 n0 t0 c0 ns0 t1 c1 ns1 perf_ms="n/a"
   # Polled gently: the poll itself must not compete with the applet for the CPU.
   local poll_interval=0.1
   server "control?mode=$mode"
@@ -242,19 +195,15 @@ cpu_phase() {
   wait_for 30 "a $key answer" served_more_than "$key" "$n0"
   n0=$(served "$key")
   if $have_perf; then
-    perf stat -e task-clock -x, -o "$tmp/perf-$key" -p "$app_pid" &
-    perf_pid=$!
-    pids+=("$perf_pid")
+    perf_attach "$app_pid" "$tmp/perf-$key"
   fi
   sleep 0.3
   t0=$(now_ns) c0=$(cpu_ticks "$app_pid") ns0=$(cpu_ns "$app_pid")
   wait_for $((refreshes * 3 + 30)) "$refreshes $key answers" served_more_than "$key" $((n0 + refreshes - 1))
   sleep 0.3
   t1=$(now_ns) c1=$(cpu_ticks "$app_pid") ns1=$(cpu_ns "$app_pid")
-  if [ -n "$perf_pid" ]; then
-    kill -INT "$perf_pid" 2>/dev/null || true
-    wait "$perf_pid" 2>/dev/null || true
-    perf_ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$tmp/perf-$key")
+  if $have_perf; then
+    perf_ms=$(perf_detach "$tmp/perf-$key")
   fi
   local n=$(($(served "$key") - n0))
   awk -v c="$((c1 - c0))" -v ms="$ms_per_tick" -v idle="$idle_ticks_per_s" -v secs="$(((t1 - t0) / 1000000))" \

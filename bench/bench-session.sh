@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # lwn_tray, feed_url...: for the scripts that source it
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The private world bench/bench-applet.sh, bench-stall.sh and bench-window.sh measure applets in, sourced by each.
+# The private world bench/bench-applet.sh, bench-stall.sh, bench-window.sh and check-costs.sh measure applets in, sourced by each.
 #
 # Usage, in a bash script run from the top of the source tree, with set -euo pipefail:
 #   bench_name=bench-foo.sh            # the script, for messages
@@ -144,6 +144,21 @@ item_registered_after() {
   [ -n "$(item_after "$1")" ]
 }
 
+# log_time EVENT NAME: the time of the watcher's first EVENT line for bus name NAME.
+log_time() {
+  awk -v e="$1" -v n="$2" '$1 == e && $3 == n { print $2; exit }' "$tmp/watcher.log"
+}
+
+log_has() {
+  [ -n "$(log_time "$1" "$2")" ]
+}
+
+# menu_seen NAME: the watcher has read NAME's menu until a title showed, or gave up
+# (with --title, see bench_watcher_args).
+menu_seen() {
+  log_has menu "$1" || log_has menu-timeout "$1" || log_has menu-error "$1"
+}
+
 # server_answer PATH: the feed server's answer to GET PATH (e.g. stats).
 server_answer() {
   curl -sf --max-time 5 "http://127.0.0.1:$port/$1"
@@ -233,11 +248,16 @@ start_applet() {
   app_item=$(item_after "$app_lines")
 }
 
+# stop_pid PID: stops that process, one of the applets started.
+stop_pid() {
+  kill -TERM "$1" 2>/dev/null || true
+  wait_for 10 "process $1 to quit" bash -c "! kill -0 $1 2>/dev/null" || kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+
 # stop_applet: stops the applet started last.
 stop_applet() {
-  kill -TERM "$app_pid" 2>/dev/null || true
-  wait_for 10 "process $app_pid to quit" bash -c "! kill -0 $app_pid 2>/dev/null" || kill -KILL "$app_pid" 2>/dev/null || true
-  wait "$app_pid" 2>/dev/null || true
+  stop_pid "$app_pid"
 }
 
 # probe LABEL [--runs N] PHASE...: measures the applet started last with $bench_probe.

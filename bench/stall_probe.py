@@ -7,6 +7,7 @@
 #                          [--server URL --server-log FILE] [--pid PID] [--runs N]
 #                          [--realtime PRIORITY --bus-pid PID] PHASE...
 #   stall_probe.py report --samples FILE
+#   stall_probe.py figures --samples FILE
 # and a module: bench/window-probe.py builds on its Probe, Applet and add_measure_arguments.
 #
 # measure: three threads, each with its own GMainContext, run side by side; the first two
@@ -27,8 +28,7 @@
 #   LABEL=refresh:MODE:KEY    switch the server to MODE; once it has given a KEY answer
 #                             (e.g. same-304), sample while it gives N more
 #   LABEL=click               hold the server back, then send dbusmenu "clicked" events to
-#                             N unread headlines (radio items whose toggle-state is 1),
-#                             one a second
+#                             N unread headlines (a filled radio mark), one a second
 #   LABEL=signal:SIGNAL       send SIGNAL (e.g. USR1) to --pid N times, one a second
 # Every sample sent during a phase is appended to the samples file with the phase's
 # window and its events (server answers, clicks, signals), for the report.
@@ -39,6 +39,10 @@
 # report: per applet and phase, how much longer than usual the main loop took to answer:
 # a menu round-trip less the median one in that applet's idle phase, with, beside the
 # worst, what the main thread, the ping and the tick did meanwhile.
+#
+# figures: one line per applet and phase, for a script to read: "APPLET PHASE EVENTS WORST
+# MEDIAN", where WORST is the median over the phase's events of the longest menu round-trip
+# after each (idle: each second), and MEDIAN the median round-trip, both in ms.
 
 import argparse
 import os
@@ -238,14 +242,15 @@ class Probe:
         """The ids of the menu's unread headlines, and how many entries it shows."""
         _revision, root = self.bus.call_sync(
             self.args.name, self.menu_path, MENU_INTERFACE, "GetLayout",
-            GLib.Variant("(iias)", (0, 1, ["label", "visible", "toggle-type", "toggle-state"])),
-            GLib.VariantType("(u(ia{sv}av))"), Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, None).unpack()
+            GLib.Variant("(iias)", (0, 1, ["visible", "toggle-type", "toggle-state"])),
+            GLib.VariantType("(u(ia{sv}av))"),
+            Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, None).unpack()
         ids = []
         visible = 0
         for item_id, props, _children in root[2]:
             if props.get("visible", True):
                 visible += 1
-                # A headline's unread mark is its radio indicator, set.
+                # lwn-tray marks an unread headline with a filled radio indicator.
                 if props.get("toggle-type") == "radio" and props.get("toggle-state") == 1:
                     ids.append(item_id)
         return ids, visible
@@ -531,6 +536,20 @@ def report(args):
               f"{injected['worst']:.1f}, typ {fmt(injected['typical'], 0)}, cpu at the worst {injected['cpu']:.1f} ms.")
 
 
+def figures(args):
+    for (applet, name), phase in sorted(load(args.samples).items()):
+        if not phase.menu:
+            continue
+        worst = []
+        for start, end in phase.event_spans():
+            during = [rtt for sent, rtt, _cpu, _wait in phase.menu if start <= sent < end]
+            if during:
+                worst.append(max(during))
+        if worst:
+            print(f"{applet} {name} {len(worst)} {statistics.median(worst):.3f} "
+                  f"{statistics.median(rtt for _sent, rtt, _cpu, _wait in phase.menu):.3f}")
+
+
 def add_measure_arguments(parser):
     """The options and phases of `measure`, for Probe and the probes built on it."""
     parser.add_argument("--name", required=True, help="the applet's unique bus name")
@@ -551,12 +570,15 @@ def main():
     parser = argparse.ArgumentParser(description="Main-loop stall probe for tray applets")
     sub = parser.add_subparsers(dest="command", required=True)
     add_measure_arguments(sub.add_parser("measure"))
-    rep = sub.add_parser("report")
-    rep.add_argument("--samples", required=True)
+    for command in ("report", "figures"):
+        sub.add_parser(command).add_argument("--samples", required=True)
     args = parser.parse_args()
 
     if args.command == "report":
         report(args)
+        return
+    if args.command == "figures":
+        figures(args)
         return
     # A sampler waiting for the interpreter lock would count the wait as the applet's.
     sys.setswitchinterval(0.0005)

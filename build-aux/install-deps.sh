@@ -26,7 +26,7 @@ build_packages="
 # The desktop suite runs GNOME Shell with the AppIndicator extension; the
 # shell's notification service is a gjs program that its session bus starts,
 # and its settings live in dconf. build-aux/test-under-load.sh loads the
-# machine with stress-ng.
+# machine with stress-ng. bench/check-costs.sh counts CPU time with perf.
 test_packages="
   libglib2.0-bin dbus dbus-x11 xvfb xauth x11-utils libxml2-utils
   python3 python3-dbus python3-dbusmock python3-gi openssl time curl
@@ -34,7 +34,7 @@ test_packages="
   gnome-shell gnome-shell-extension-appindicator gjs dconf-gsettings-backend
   desktop-file-utils appstream librsvg2-bin groff-base
   clang libclang-rt-dev clang-format
-  debootstrap stress-ng
+  debootstrap stress-ng linux-perf
 "
 deb_packages="
   dpkg-dev debhelper lintian

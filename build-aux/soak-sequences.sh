@@ -28,7 +28,7 @@ if [ "$build" = build-asan ]; then
   sh build-aux/configure.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
     -Dc_args=-fno-omit-frame-pointer
   setup="--setup asan"
-  reports=build-asan/meson-logs/sanitizers
+  reports="build-asan/meson-logs/sanitizers"
   rm -rf "$reports"
   mkdir -p "$reports"
 else

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what is missing, builds in ./build and runs the whole test suite,
+# then the cost check against its committed baseline (bench/check-costs.sh),
 # then the code tests again under the sanitizers (build-aux/test-sanitizers.sh),
 # then each fuzz target for a short while (build-aux/fuzz.sh), then builds the
 # Debian package and checks it with lintian (build-aux/build-deb.sh), then
@@ -17,11 +18,19 @@ sh build-aux/configure.sh build -Dwerror=true
 status=0
 meson test -C build --print-errorlogs --num-processes 2 "$@" || status=$?
 
+# lwn-tray's memory, CPU and main-loop costs, each a ratio to a reference run
+# beside it, against bench/cost-baseline.txt: only a gross regression fails.
+mkdir -p build/meson-logs
+costs_status=0
+bash bench/check-costs.sh build >build/meson-logs/costs.txt 2>&1 || costs_status=$?
+echo "Cost check: exit status $costs_status:"
+cat build/meson-logs/costs.txt
+[ "$costs_status" -eq 0 ] || status=1
+
 # The same code tests again, built with AddressSanitizer and UBSan.
 sh build-aux/test-sanitizers.sh "$@" || status=$?
 
 # Each fuzz target for 30 s: long runs are for development (build-aux/fuzz.sh 600).
-mkdir -p build/meson-logs
 sh build-aux/fuzz.sh "${LWN_FUZZ_SECONDS:-30}" >build/meson-logs/fuzz.txt 2>&1 || status=$?
 cat build/meson-logs/fuzz.txt
 
@@ -58,7 +67,8 @@ fi
 # pass, then the total. A sanitizer report counts as one more failure, since
 # the process it came from may be one whose exit status no test checked.
 /usr/bin/python3 - build/meson-logs/testlog.json build-asan/meson-logs/testlog-asan.json \
-  build-asan/meson-logs/sanitizers build/meson-logs/fuzz.txt build-deb "$deb_status" build/releases <<'PY'
+  build-asan/meson-logs/sanitizers build/meson-logs/fuzz.txt build-deb "$deb_status" build/releases \
+  "$costs_status" <<'PY'
 import glob, json, os, sys
 
 
@@ -128,12 +138,16 @@ def count_releases(folder):
 
 
 suite = count(sys.argv[1])
+# bench/check-costs.sh exits 0 when every figure is within its limit; 1 (a gross
+# regression) and 2 (it could not measure, e.g. a missing tool) are failures.
+costs = [1, 0, 0] if sys.argv[8] == "0" else [0, 1, 0]
 sanitizers = count(sys.argv[2])
 if os.path.isdir(sys.argv[3]):
     sanitizers[1] += len(os.listdir(sys.argv[3]))
 fuzzing = count_fuzz(sys.argv[4])
 package = count_deb(sys.argv[5], sys.argv[6])
-passes = [("test suite", suite), ("sanitizers", sanitizers), ("fuzzing", fuzzing), ("debian package", package)]
+passes = [("test suite", suite), ("cost check", costs), ("sanitizers", sanitizers), ("fuzzing", fuzzing),
+          ("debian package", package)]
 if os.path.isdir(sys.argv[7]):
     passes.append(("debian releases", count_releases(sys.argv[7])))
     passes.append(("other debian release's suite", count(os.path.join(sys.argv[7], "other-testlog.json"))))
