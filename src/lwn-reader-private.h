@@ -29,8 +29,10 @@ struct _LwnReader
   guint n_unread;
   GCancellable *cancellable; /* loads of the current feed URL */
   gboolean started;
-  gboolean polling; /* the scheduler runs */
-  gboolean refreshing;
+  gboolean polling;                                                            /* the scheduler runs */
+  gboolean refreshing;                                                         /* a request is under way, or waits for its turn */
+  gboolean refresh_shown; /* the views show the refresh: asked for, or slow */ /* the views show the refresh: asked for, or slow */
+  guint show_refresh_id;
   gboolean stopped; /* HTTP 410 */
   char *error;
   GDateTime *failed_at; /* when the last load failed */

@@ -156,6 +156,31 @@ update (LwnReader *self)
 }
 
 static void
+show_refresh (LwnReader *self)
+{
+  g_clear_handle_id (&self->show_refresh_id, g_source_remove);
+  if (self->refresh_shown)
+    return;
+  self->refresh_shown = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REFRESHING]);
+}
+
+static gboolean
+show_refresh_cb (gpointer user_data)
+{
+  LwnReader *self = user_data;
+
+  self->show_refresh_id = 0;
+  show_refresh (self);
+  emit_changed (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A refresh the person asked for shows at once. One the timer started shows
+ * only when it is slow: most polls end within milliseconds, and showing
+ * them would change the menu (and redraw the panel) twice a poll for a
+ * flicker nobody can read. */
+static void
 set_refreshing (LwnReader *self,
                 gboolean refreshing)
 {
@@ -163,7 +188,19 @@ set_refreshing (LwnReader *self,
     return;
 
   self->refreshing = refreshing;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REFRESHING]);
+  if (refreshing && self->manual)
+    show_refresh (self);
+  else if (refreshing)
+    self->show_refresh_id = g_timeout_add (LWN_READER_SHOW_REFRESH_AFTER_MS, show_refresh_cb, self);
+  else
+    {
+      g_clear_handle_id (&self->show_refresh_id, g_source_remove);
+      if (self->refresh_shown)
+        {
+          self->refresh_shown = FALSE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REFRESHING]);
+        }
+    }
 }
 
 static void
@@ -781,6 +818,7 @@ lwn_reader_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->manual_id, g_source_remove);
+  g_clear_handle_id (&self->show_refresh_id, g_source_remove);
   if (self->scheduler != NULL)
     g_signal_handlers_disconnect_by_data (self->scheduler, self);
   g_clear_object (&self->scheduler);
@@ -823,7 +861,7 @@ lwn_reader_get_property (GObject *object,
         g_value_set_int (value, lwn_reader_get_state (self));
         break;
       case PROP_REFRESHING:
-        g_value_set_boolean (value, self->refreshing);
+        g_value_set_boolean (value, self->refresh_shown);
         break;
       case PROP_STATUS:
         g_value_set_string (value, self->status);
@@ -1128,7 +1166,15 @@ lwn_reader_refresh (LwnReader *self)
 
   self->manual = TRUE;
   if (self->refreshing)
-    return;
+    {
+      /* A poll under way, not shown yet: now someone waits for it. */
+      if (!self->refresh_shown)
+        {
+          show_refresh (self);
+          emit_changed (self);
+        }
+      return;
+    }
 
   wait = self->last_request_us == 0 ? 0 : self->last_request_us + gap - g_get_monotonic_time ();
   if (wait <= 0)
@@ -1300,8 +1346,31 @@ lwn_reader_get_state (LwnReader *self)
   return self->error != NULL ? LWN_READER_STATE_FAILED : LWN_READER_STATE_LOADING;
 }
 
+/**
+ * lwn_reader_get_refreshing:
+ * @self: a #LwnReader
+ *
+ * Returns: whether the views should show a refresh under way: one the
+ *   person asked for (also while it waits for its turn), or one the timer
+ *   started that has taken %LWN_READER_SHOW_REFRESH_AFTER_MS or more
+ */
 gboolean
 lwn_reader_get_refreshing (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), FALSE);
+
+  return self->refresh_shown;
+}
+
+/**
+ * lwn_reader_get_loading:
+ * @self: a #LwnReader
+ *
+ * Returns: whether a refresh is under way or waits for its turn, shown or
+ *   not (see lwn_reader_get_refreshing())
+ */
+gboolean
+lwn_reader_get_loading (LwnReader *self)
 {
   g_return_val_if_fail (LWN_IS_READER (self), FALSE);
 

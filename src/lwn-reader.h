@@ -22,6 +22,8 @@ typedef enum
 #define LWN_READER_MAX_SINGLE_ANNOUNCEMENTS 3
 /* A manual refresh this soon after the last request waits until this long after it. */
 #define LWN_READER_MANUAL_REFRESH_GAP_SECONDS 3
+/* A refresh the timer started shows in the views once it has taken this long. */
+#define LWN_READER_SHOW_REFRESH_AFTER_MS 1000
 
 #define LWN_TYPE_READER (lwn_reader_get_type ())
 G_DECLARE_FINAL_TYPE (LwnReader, lwn_reader, LWN, READER, GObject)
@@ -59,6 +61,7 @@ gboolean       lwn_reader_has_reminder         (LwnReader  *self,
 
 LwnReaderState lwn_reader_get_state            (LwnReader  *self);
 gboolean       lwn_reader_get_refreshing       (LwnReader  *self);
+gboolean       lwn_reader_get_loading          (LwnReader  *self);
 const char    *lwn_reader_get_status           (LwnReader  *self);
 const char    *lwn_reader_get_error            (LwnReader  *self);
 GListModel    *lwn_reader_get_headlines        (LwnReader  *self);

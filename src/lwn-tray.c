@@ -553,7 +553,7 @@ show_headlines (LwnTray *self)
       gboolean unread = lwn_headline_get_unread (headline);
       gboolean openable = lwn_headline_get_url (headline) != NULL;
       GtkWidget *item = g_hash_table_lookup (self->headline_items, id);
-      g_autofree char *label = literal_label ("", lwn_headline_get_title (headline), LWN_TRAY_LABEL_CHARS);
+      LwnFeedItem *feed_item = lwn_headline_get_item (headline);
 
       if (item == NULL)
         {
@@ -561,7 +561,15 @@ show_headlines (LwnTray *self)
           g_hash_table_insert (self->headline_items, g_strdup (id), item);
         }
 
-      item_set_label (item, label);
+      /* Items never change: the label made for this one is still right. */
+      if (g_object_get_data (G_OBJECT (item), "lwn-feed-item") != feed_item)
+        {
+          g_autofree char *label = literal_label ("", lwn_headline_get_title (headline), LWN_TRAY_LABEL_CHARS);
+
+          item_set_label (item, label);
+          g_object_set_data_full (G_OBJECT (item), "lwn-feed-item", lwn_feed_item_ref (feed_item),
+                                  (GDestroyNotify) lwn_feed_item_unref);
+        }
       show_unread_mark (self, GTK_MENU_ITEM (item), unread);
       item_set_sensitive (item, openable);
       g_ptr_array_add (items, item);

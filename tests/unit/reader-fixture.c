@@ -210,13 +210,13 @@ settle (void)
 gboolean
 is_ready (Fixture *fixture)
 {
-  return lwn_reader_get_state (fixture->reader) == LWN_READER_STATE_READY && !lwn_reader_get_refreshing (fixture->reader);
+  return lwn_reader_get_state (fixture->reader) == LWN_READER_STATE_READY && !lwn_reader_get_loading (fixture->reader);
 }
 
 gboolean
 is_failed (Fixture *fixture)
 {
-  return lwn_reader_get_error (fixture->reader) != NULL && !lwn_reader_get_refreshing (fixture->reader);
+  return lwn_reader_get_error (fixture->reader) != NULL && !lwn_reader_get_loading (fixture->reader);
 }
 
 gboolean
@@ -249,7 +249,7 @@ has_alert (Fixture *fixture)
 gboolean
 not_refreshing (Fixture *fixture)
 {
-  return !lwn_reader_get_refreshing (fixture->reader);
+  return !lwn_reader_get_loading (fixture->reader);
 }
 
 void
@@ -282,5 +282,5 @@ gboolean
 has_wanted_requests (Fixture *fixture)
 {
   return lwn_test_server_count_requests (fixture->server, FEED_PATH) >= fixture->want_requests
-         && !lwn_reader_get_refreshing (fixture->reader);
+         && !lwn_reader_get_loading (fixture->reader);
 }

@@ -326,7 +326,7 @@ test_due_at_wake_up (Fixture *fixture,
   set_clock (free_on);
   g_signal_emit_by_name (fixture->reader->scheduler, "refresh-due");
   wait_until (fixture, was_told, "the reminder");
-  g_assert_true (lwn_reader_get_refreshing (fixture->reader));
+  g_assert_true (lwn_reader_get_loading (fixture->reader));
   assert_told (0, 1);
   wait_until (fixture, not_refreshing, "the slow poll");
   settle ();

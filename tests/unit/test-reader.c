@@ -299,10 +299,78 @@ test_refresh_changes_only_what_changed (Fixture *fixture,
   g_signal_handler_disconnect (headlines, handler);
 }
 
+static void
+count_notify_cb (GObject *object,
+                 GParamSpec *pspec,
+                 guint *n_notified)
+{
+  (*n_notified)++;
+}
+
+static gboolean
+refresh_shows (Fixture *fixture)
+{
+  return lwn_reader_get_refreshing (fixture->reader);
+}
+
+static void
+serve_slowly (Fixture *fixture,
+              const guint *numbers,
+              guint n,
+              const char *etag,
+              guint delay_ms)
+{
+  g_autofree char *body = make_feed (numbers, n);
+  LwnTestRoute route = { .content_type = "application/rss+xml", .body = body, .etag = etag, .delay_ms = delay_ms };
+
+  lwn_test_server_add_route (fixture->server, FEED_PATH, &route);
+}
+
+static void
+test_refresh_shown (Fixture *fixture,
+                    gconstpointer data)
+{
+  const guint numbers[] = { 1 };
+  guint n_notified = 0;
+  gulong handler;
+
+  g_test_summary ("A poll the timer starts shows as refreshing only once it has taken a second; one the person "
+                  "asks for shows at once, and so does a poll under way that the person then asks for");
+
+  serve (fixture, numbers, 1, "\"same\"");
+  start_and_load (fixture);
+  settle ();
+  handler = g_signal_connect (fixture->reader, "notify::refreshing", G_CALLBACK (count_notify_cb), &n_notified);
+
+  /* A quick poll: loading, never shown. */
+  lwn_reader_refresh_due (fixture->reader);
+  g_assert_true (lwn_reader_get_loading (fixture->reader));
+  g_assert_false (lwn_reader_get_refreshing (fixture->reader));
+  wait_until (fixture, not_refreshing, "the quick poll");
+  g_assert_cmpuint (n_notified, ==, 0);
+
+  /* A slow poll: shown after a second, until it ends. */
+  serve_slowly (fixture, numbers, 1, "\"same\"", 2500);
+  lwn_reader_refresh_due (fixture->reader);
+  g_assert_false (lwn_reader_get_refreshing (fixture->reader));
+  wait_until (fixture, refresh_shows, "the slow poll to show");
+  wait_until (fixture, not_refreshing, "the slow poll");
+  g_assert_false (lwn_reader_get_refreshing (fixture->reader));
+  g_assert_cmpuint (n_notified, ==, 2);
+
+  /* A click during a poll not shown yet shows it at once. */
+  lwn_reader_refresh_due (fixture->reader);
+  g_assert_false (lwn_reader_get_refreshing (fixture->reader));
+  lwn_reader_refresh (fixture->reader);
+  g_assert_true (lwn_reader_get_refreshing (fixture->reader));
+  wait_until (fixture, not_refreshing, "the poll asked for");
+  g_signal_handler_disconnect (fixture->reader, handler);
+}
+
 static gboolean
 has_two_feed_requests (Fixture *fixture)
 {
-  return lwn_test_server_count_requests (fixture->server, FEED_PATH) == 2 && !lwn_reader_get_refreshing (fixture->reader);
+  return lwn_test_server_count_requests (fixture->server, FEED_PATH) == 2 && !lwn_reader_get_loading (fixture->reader);
 }
 
 static void
@@ -366,7 +434,7 @@ test_too_many_requests (Fixture *fixture,
 static gboolean
 has_two_requests (Fixture *fixture)
 {
-  return lwn_test_server_count_requests (fixture->server, FEED_PATH) == 2 && !lwn_reader_get_refreshing (fixture->reader);
+  return lwn_test_server_count_requests (fixture->server, FEED_PATH) == 2 && !lwn_reader_get_loading (fixture->reader);
 }
 
 static void
@@ -957,6 +1025,7 @@ main (int argc,
   ADD ("/reader/repeated-id", test_repeated_id);
   ADD ("/reader/moved", test_moved);
   ADD ("/reader/not-modified", test_not_modified);
+  ADD ("/reader/refresh-shown", test_refresh_shown);
   ADD ("/reader/refresh-changes-only-what-changed", test_refresh_changes_only_what_changed);
   ADD ("/reader/restart-conditional", test_restart_conditional);
   ADD ("/reader/gone", test_gone);
