@@ -5,7 +5,7 @@
 # Usage, from the top of the source tree: bench/check-costs.sh [--write-baseline] [BUILD_DIR]
 # (default: build). It prints each figure's median over 3 rounds next to its baseline in
 # bench/cost-baseline.txt, and exits 1 when one is grossly worse: a memory ratio more than
-# 1.15 times its baseline, a CPU or time ratio more than 1.5 times (the click's also 8 over
+# 1.15 times its baseline, a CPU or time ratio more than 1.5 times (the click's also 12 over
 # it), the memory growth more than 1.5 times its baseline and more than 1 MiB over it. It
 # exits 2 when it cannot measure (a missing tool, no baseline), 0 otherwise. --write-baseline writes
 # bench/cost-baseline.txt from this run instead: a deliberate update, committed on its own
@@ -106,10 +106,11 @@ limit() {
   case $1 in
     pss | uss | anon) awk -v b="$2" 'BEGIN { printf "%.3f", b * 1.15 }' ;;
     growth_1000) awk -v b="$2" 'BEGIN { e = b * 0.5; if (e < 1) e = 1; printf "%.3f", b + e }' ;;
-    # A click's round-trip of a few milliseconds is near the machine's own noise: the
-    # limit is also at least 8 times floor-applet's round-trip at rest (some 4 ms) over
-    # the baseline, still well below a stall of a frame.
-    click) awk -v b="$2" 'BEGIN { e = b * 0.5; if (e < 8) e = 8; printf "%.3f", b + e }' ;;
+    # A click's round-trip of a few milliseconds is near the machine's own noise (one
+    # round in nine reached 14.6 times the reference with a median of 5.6): the limit is
+    # also at least 12 times floor-applet's round-trip at rest (some 6 ms) over the
+    # baseline, which still catches a stall like the browser's fork (17 to 21).
+    click) awk -v b="$2" 'BEGIN { e = b * 0.5; if (e < 12) e = 12; printf "%.3f", b + e }' ;;
     *) awk -v b="$2" 'BEGIN { printf "%.3f", b * 1.5 }' ;;
   esac
 }
@@ -281,7 +282,7 @@ if $write_baseline; then
 # The baseline of bench/check-costs.sh: lwn-tray's costs, each the median over that
 # script's rounds of a ratio to a reference measured in the same round (growth_1000 is
 # a size). The check fails when a memory ratio exceeds 1.15 times its value here,
-# a CPU or time ratio 1.5 times (click also 8 more), growth_1000 1.5 times and 1 MiB more.
+# a CPU or time ratio 1.5 times (click also 12 more), growth_1000 1.5 times and 1 MiB more.
 # Change this file only on purpose, in a commit of its own that says why
 # (bench/check-costs.sh --write-baseline writes it from a run).
 #   pss           PSS at rest, 15 items, / floor-applet's
