@@ -18,4 +18,7 @@ export NO_AT_BRIDGE=1
 # that would otherwise reach the user's real session bus. The screen is tall
 # enough for a menu of max-items' largest value, 50 headlines; the tests of
 # smaller screens start X servers of their own.
-exec xvfb-run -a -s "-screen 0 1280x1800x24 -nolisten tcp" dbus-run-session -- "$@"
+# -noreset: Xvfb otherwise resets each time its last client leaves, and a test's
+# next applet that connects meanwhile cannot open the display (a desktop's X server
+# always has clients).
+exec xvfb-run -a -s "-screen 0 1280x1800x24 -nolisten tcp -noreset" dbus-run-session -- "$@"

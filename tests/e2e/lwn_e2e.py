@@ -987,7 +987,8 @@ def start_xvfb(size="1280x1800"):
     """Starts an Xvfb with one screen of size WxH; returns (process, DISPLAY)."""
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", size + "x24", "-nolisten", "tcp"],
+        # -noreset, as build-aux/test-session.sh has it: no reset between two applets.
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", size + "x24", "-nolisten", "tcp", "-noreset"],
         pass_fds=(write_end,),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
