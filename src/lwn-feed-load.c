@@ -11,12 +11,14 @@
 #include "lwn-feed-parser.h"
 #include "lwn-store.h"
 
-/* Loading a document of this size or more leaves megabytes of freed memory
- * between the items it made, which the allocator keeps unless asked. Asking
- * costs some ten milliseconds, and as much again when the next load touches
- * those pages anew, so it is done only for such documents (LWN's headlines
- * are some 20 KB), once loads have stopped for a few seconds. */
-#define GIVE_BACK_AFTER_BYTES (256 * 1024)
+/* Loading documents of this size in all (one large feed, or the first
+ * loads of many feeds) leaves freed memory between the items they made,
+ * which the allocator keeps unless asked. Asking costs some ten
+ * milliseconds, and as much again when the next load touches those pages
+ * anew, so it is done only once that much was parsed since the last time
+ * (LWN's headlines are some 20 KB: once in six polls), once loads have
+ * stopped for a few seconds. */
+#define GIVE_BACK_AFTER_BYTES (128 * 1024)
 #define GIVE_BACK_QUIET_SECONDS 3
 
 typedef struct
@@ -211,8 +213,9 @@ give_back_thread (GTask *task,
   g_task_return_boolean (task, TRUE);
 }
 
-/* The allocator is the whole process's: so is this timer. */
+/* The allocator is the whole process's: so are this timer and this count. */
 static guint give_back_id;
+static gsize parsed_since_give_back; /* bytes of documents parsed since the last give-back */
 
 /* Runs long after the load's callback dropped the old feed and the body. */
 static gboolean
@@ -221,6 +224,7 @@ give_back_memory_cb (gpointer user_data)
   g_autoptr (GTask) task = g_task_new (NULL, NULL, NULL, NULL);
 
   give_back_id = 0;
+  parsed_since_give_back = 0;
   g_task_run_in_thread (task, give_back_thread);
   return G_SOURCE_REMOVE;
 }
@@ -243,8 +247,9 @@ lwn_feed_load_finish (GAsyncResult *result,
   data = g_task_get_task_data (task);
   feed = g_task_propagate_pointer (task, &local_error);
 #ifdef HAVE_MALLOC_TRIM
-  if (feed != NULL && data->response != NULL
-      && g_bytes_get_size (lwn_fetch_response_get_body (data->response)) >= GIVE_BACK_AFTER_BYTES)
+  if (feed != NULL && data->response != NULL)
+    parsed_since_give_back += g_bytes_get_size (lwn_fetch_response_get_body (data->response));
+  if (parsed_since_give_back >= GIVE_BACK_AFTER_BYTES)
     {
       g_clear_handle_id (&give_back_id, g_source_remove);
       give_back_id = g_timeout_add_seconds_full (G_PRIORITY_LOW, GIVE_BACK_QUIET_SECONDS, give_back_memory_cb, NULL, NULL);
