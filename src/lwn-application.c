@@ -11,6 +11,7 @@
 #include "lwn-autostart.h"
 #include "lwn-cli.h"
 #include "lwn-desktop.h"
+#include "lwn-feed-set.h"
 #include "lwn-headline-row.h"
 #include "lwn-headlines-window.h"
 #include "lwn-launcher.h"
@@ -37,8 +38,7 @@ struct _LwnApplication
   LwnLauncher *launcher;
 
   GDBusConnection *session_bus;
-  LwnStore *store;
-  LwnReader *reader;
+  LwnFeedSet *feeds;
   LwnTray *tray;
   LwnNotifier *notifier;
   LwnHeadlinesWindow *headlines_window; /* while open; it destroys itself on close */
@@ -106,7 +106,7 @@ open_headline_activated (GSimpleAction *action,
                          gpointer user_data)
 {
   LwnApplication *self = user_data;
-  g_autofree char *url = lwn_reader_open (self->reader, g_variant_get_string (parameter, NULL));
+  g_autofree char *url = lwn_feed_set_open (self->feeds, g_variant_get_string (parameter, NULL));
 
   if (url != NULL)
     open_url (self, url, NULL);
@@ -119,7 +119,7 @@ refresh_activated (GSimpleAction *action,
 {
   LwnApplication *self = user_data;
 
-  lwn_reader_refresh (self->reader);
+  lwn_feed_set_refresh (self->feeds);
 }
 
 static void
@@ -129,7 +129,7 @@ mark_all_read_activated (GSimpleAction *action,
 {
   LwnApplication *self = user_data;
 
-  lwn_reader_mark_all_read (self->reader);
+  lwn_feed_set_mark_all_read (self->feeds);
 }
 
 static void
@@ -138,7 +138,8 @@ open_site_activated (GSimpleAction *action,
                      gpointer user_data)
 {
   LwnApplication *self = user_data;
-  g_autofree char *url = lwn_reader_dup_site_url (self->reader);
+  LwnReader *first = lwn_feed_set_get_reader (self->feeds, 0);
+  g_autofree char *url = first != NULL ? lwn_reader_dup_site_url (first) : NULL;
 
   if (url != NULL)
     open_url (self, url, NULL);
@@ -162,7 +163,7 @@ show_headlines_activated (GSimpleAction *action,
   g_debug ("Showing the headlines window");
   if (self->headlines_window == NULL)
     {
-      self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->reader, self->settings);
+      self->headlines_window = lwn_headlines_window_new (GTK_APPLICATION (self), self->feeds, self->settings);
       /* Under a prefix of its own on the widget: not exported as a window's
        * "win." actions are. */
       gtk_widget_insert_action_group (GTK_WIDGET (self->headlines_window), LWN_HEADLINE_ROW_ACTIONS,
@@ -303,31 +304,33 @@ add_actions (LwnApplication *self)
 }
 
 static void
-reader_n_unread_cb (LwnReader *reader,
-                    GParamSpec *pspec,
-                    LwnApplication *self)
+feeds_n_unread_cb (LwnFeedSet *feeds,
+                   GParamSpec *pspec,
+                   LwnApplication *self)
 {
   GAction *mark_all_read = g_action_map_lookup_action (G_ACTION_MAP (self), "mark-all-read");
 
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (mark_all_read), lwn_reader_get_n_unread (reader) > 0);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (mark_all_read), lwn_feed_set_get_n_unread (feeds) > 0);
 }
 
 /* The reading model's news, for the notifier */
 
 static void
-reader_announce_cb (LwnReader *reader,
+reader_announce_cb (LwnFeedSet *feeds,
+                    LwnReader *reader,
                     GPtrArray *items,
                     guint max_single,
                     LwnApplication *self)
 {
-  g_autofree char *site_name = lwn_reader_dup_site_name (reader);
+  g_autofree char *site_name = lwn_reader_dup_name (reader);
   g_autofree char *site_url = lwn_reader_dup_site_url (reader);
 
-  lwn_notifier_announce (self->notifier, items, max_single, site_name, site_url);
+  lwn_notifier_announce (self->notifier, items, max_single, lwn_reader_get_feed_url (reader), site_name, site_url);
 }
 
 static void
-reader_alert_cb (LwnReader *reader,
+reader_alert_cb (LwnFeedSet *feeds,
+                 LwnReader *reader,
                  const char *summary,
                  const char *body,
                  LwnApplication *self)
@@ -336,7 +339,8 @@ reader_alert_cb (LwnReader *reader,
 }
 
 static void
-reader_read_cb (LwnReader *reader,
+reader_read_cb (LwnFeedSet *feeds,
+                LwnReader *reader,
                 const char *item_id,
                 LwnApplication *self)
 {
@@ -347,7 +351,8 @@ reader_read_cb (LwnReader *reader,
 }
 
 static void
-reader_reminder_due_cb (LwnReader *reader,
+reader_reminder_due_cb (LwnFeedSet *feeds,
+                        LwnReader *reader,
                         const char *item_id,
                         const char *title,
                         const char *url,
@@ -363,7 +368,7 @@ notifier_open_cb (LwnNotifier *notifier,
                   const char *activation_token,
                   LwnApplication *self)
 {
-  g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
+  g_autofree char *article_url = lwn_feed_set_open (self->feeds, item_id);
 
   /* An item that left the feed since it was announced is opened all the same. */
   open_url (self, article_url != NULL ? article_url : url, activation_token);
@@ -376,11 +381,13 @@ notifier_open_reminder_cb (LwnNotifier *notifier,
                            const char *activation_token,
                            LwnApplication *self)
 {
-  g_autofree char *article_url = lwn_reader_open (self->reader, item_id);
+  LwnReader *holder = lwn_feed_set_find_reminder (self->feeds, item_id);
+  g_autofree char *article_url = lwn_feed_set_open (self->feeds, item_id);
 
-  /* Asked for on its own: read, also when it left the feed since. */
-  if (article_url == NULL)
-    lwn_reader_mark_read (self->reader, item_id);
+  /* Asked for on its own: read, also when it left the feed since, in the
+   * feed that kept the reminder. */
+  if (article_url == NULL && holder != NULL)
+    lwn_reader_mark_read (holder, item_id);
   open_url (self, article_url != NULL ? article_url : url, activation_token);
 }
 
@@ -390,7 +397,7 @@ notifier_shown_cb (LwnNotifier *notifier,
                    const char *const *item_ids,
                    LwnApplication *self)
 {
-  lwn_reader_mark_shown (self->reader, item_ids);
+  lwn_feed_set_mark_shown (self->feeds, item_ids);
 }
 
 static void
@@ -542,7 +549,6 @@ static void
 lwn_application_startup (GApplication *application)
 {
   LwnApplication *self = LWN_APPLICATION (application);
-  g_autoptr (GError) error = NULL;
   g_autofree char *feed_url = NULL;
   g_autofree char *icons = lwn_locations_dup_icon_theme_path ();
   g_autofree char *exe = NULL;
@@ -553,20 +559,18 @@ lwn_application_startup (GApplication *application)
   g_application_hold (application);
 
   self->settings = lwn_reader_settings_open_schema (APP_ID);
-  self->store = lwn_store_new (NULL, NULL);
-  if (!lwn_store_load (self->store, &error))
-    g_warning ("%s", error->message);
-
+  lwn_reader_settings_migrate (self->settings);
+  /* The feed of before there were several keeps its state where it was. */
   feed_url = lwn_reader_settings_dup_feed_url (self->settings, DEFAULT_FEED_URL);
-  self->reader = lwn_reader_new (self->store, feed_url);
-  self->reader_settings = lwn_reader_settings_new (self->settings, self->reader);
+  self->feeds = lwn_feed_set_new (NULL, NULL, feed_url);
+  self->reader_settings = lwn_reader_settings_new (self->settings, self->feeds, DEFAULT_FEED_URL);
   self->launcher = lwn_launcher_new ();
   self->launches = g_cancellable_new ();
   self->notifier = lwn_notifier_new (self->session_bus);
-  g_signal_connect (self->reader, "announce", G_CALLBACK (reader_announce_cb), self);
-  g_signal_connect (self->reader, "alert", G_CALLBACK (reader_alert_cb), self);
-  g_signal_connect (self->reader, "read", G_CALLBACK (reader_read_cb), self);
-  g_signal_connect (self->reader, "reminder-due", G_CALLBACK (reader_reminder_due_cb), self);
+  g_signal_connect (self->feeds, "announce", G_CALLBACK (reader_announce_cb), self);
+  g_signal_connect (self->feeds, "alert", G_CALLBACK (reader_alert_cb), self);
+  g_signal_connect (self->feeds, "read", G_CALLBACK (reader_read_cb), self);
+  g_signal_connect (self->feeds, "reminder-due", G_CALLBACK (reader_reminder_due_cb), self);
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
   g_signal_connect (self->notifier, "open-reminder", G_CALLBACK (notifier_open_reminder_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);
@@ -577,9 +581,9 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->autostart, "settled", G_CALLBACK (autostart_settled_cb), self);
 
   add_actions (self);
-  g_signal_connect (self->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), self);
-  reader_n_unread_cb (self->reader, NULL, self);
-  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->reader, icons);
+  g_signal_connect (self->feeds, "notify::n-unread", G_CALLBACK (feeds_n_unread_cb), self);
+  feeds_n_unread_cb (self->feeds, NULL, self);
+  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->feeds, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->tray_host = lwn_tray_host_new (self->session_bus, self->tray);
@@ -614,13 +618,13 @@ lwn_application_command_line (GApplication *application,
       self->started = TRUE;
       lwn_reader_settings_follow (self->reader_settings);
       follow_view_settings (self);
-      lwn_reader_start (self->reader);
+      lwn_feed_set_start (self->feeds);
     }
   /* Started again: apply what was asked, or refresh, as the README promises. */
   else if (!changed && !show)
     {
       g_debug ("Started again: refreshing");
-      lwn_reader_refresh (self->reader);
+      lwn_feed_set_refresh (self->feeds);
     }
 
   if (show)
@@ -643,8 +647,8 @@ release_services (LwnApplication *self)
 
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
-  if (self->reader != NULL)
-    g_signal_handlers_disconnect_by_data (self->reader, self);
+  if (self->feeds != NULL)
+    g_signal_handlers_disconnect_by_data (self->feeds, self);
   if (self->notifier != NULL)
     g_signal_handlers_disconnect_by_data (self->notifier, self);
   if (self->tray != NULL)
@@ -658,8 +662,7 @@ release_services (LwnApplication *self)
   g_clear_object (&self->launcher);
   g_clear_object (&self->launches);
   g_clear_object (&self->notifier);
-  g_clear_object (&self->reader);
-  g_clear_object (&self->store);
+  g_clear_object (&self->feeds);
   g_clear_object (&self->settings);
 }
 
@@ -716,8 +719,8 @@ stop_inputs (LwnApplication *self)
 
   /* Stops loading and saves what was read up to now; the last save comes
    * after the notification server's answers. */
-  if (self->reader != NULL)
-    lwn_reader_shutdown (self->reader);
+  if (self->feeds != NULL)
+    lwn_feed_set_shutdown (self->feeds);
 }
 
 static void
@@ -726,8 +729,8 @@ save_last (LwnApplication *self)
   if (self->saved)
     return;
   self->saved = TRUE;
-  if (self->reader != NULL)
-    lwn_reader_shutdown (self->reader);
+  if (self->feeds != NULL)
+    lwn_feed_set_shutdown (self->feeds);
   if (self->notifier != NULL)
     {
       lwn_notifier_withdraw_all (self->notifier);
@@ -838,7 +841,8 @@ lwn_application_handle_local_options (GApplication *application,
                                       GVariantDict *options)
 {
   LwnApplication *self = LWN_APPLICATION (application);
-  const char *feed_url = DEFAULT_FEED_URL;
+  static const char *const default_feed_urls[] = { DEFAULT_FEED_URL, NULL };
+  g_autofree const char **feed_urls = NULL;
   g_autoptr (GError) error = NULL;
   gint status;
 
@@ -852,11 +856,28 @@ lwn_application_handle_local_options (GApplication *application,
   if (status >= 0)
     return status;
 
-  g_variant_dict_lookup (options, "feed-url", "&s", &feed_url);
+  if (g_variant_dict_contains (options, "export-opml") || g_variant_dict_contains (options, "import-opml"))
+    {
+      g_autoptr (GSettings) settings = lwn_reader_settings_open_schema (APP_ID);
+      const char *path = NULL;
+
+      if (settings == NULL)
+        {
+          g_printerr ("lwn-tray: %s\n", _ ("the settings schema is not installed"));
+          return 1;
+        }
+      lwn_reader_settings_migrate (settings);
+      if (g_variant_dict_lookup (options, "import-opml", "^&ay", &path))
+        return lwn_cli_import_opml (settings, path);
+      return lwn_cli_export_opml (settings, DEFAULT_FEED_URL);
+    }
+
+  if (!g_variant_dict_lookup (options, "feed-url", "^a&s", &feed_urls))
+    feed_urls = g_memdup2 (default_feed_urls, sizeof default_feed_urls);
   if (g_variant_dict_contains (options, "print"))
-    return lwn_cli_run (LWN_CLI_FORMAT_TEXT, feed_url);
+    return lwn_cli_run (LWN_CLI_FORMAT_TEXT, feed_urls);
   if (g_variant_dict_contains (options, "json"))
-    return lwn_cli_run (LWN_CLI_FORMAT_JSON, feed_url);
+    return lwn_cli_run (LWN_CLI_FORMAT_JSON, feed_urls);
 
   /* Without a display this process cannot be the applet, but it can still
    * hand its options to the applet that runs (from an ssh shell, say): as a
@@ -933,13 +954,15 @@ static void
 lwn_application_init (LwnApplication *self)
 {
   const GOptionEntry entries[] = {
-    { "feed-url", 'f', 0, G_OPTION_ARG_STRING, NULL, N_ ("Load this feed instead of LWN.net's headlines"), N_ ("URL") },
+    { "feed-url", 'f', 0, G_OPTION_ARG_STRING_ARRAY, NULL, N_ ("Follow this feed instead of those of the settings; give it again for more feeds"), N_ ("URL") },
     /* A string, not G_OPTION_ARG_INT: GApplication cannot tell "--interval 0" from no option. */
     { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_ ("Seconds between refreshes (default 1800)"), N_ ("SECONDS") },
     { "no-notify", 'n', 0, G_OPTION_ARG_NONE, NULL, N_ ("Do not show notifications for new headlines"), NULL },
     { "show", 's', 0, G_OPTION_ARG_NONE, NULL, N_ ("Show the headlines window"), NULL },
     { "print", 'p', 0, G_OPTION_ARG_NONE, NULL, N_ ("Print the headlines (title, tab, URL) and exit"), NULL },
     { "json", 'j', 0, G_OPTION_ARG_NONE, NULL, N_ ("Print the feed as JSON and exit"), NULL },
+    { "import-opml", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_ ("Follow the feeds of an OPML subscription list too, and exit"), N_ ("FILE") },
+    { "export-opml", 0, 0, G_OPTION_ARG_NONE, NULL, N_ ("Print the feeds followed as an OPML subscription list and exit"), NULL },
     { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_ ("Show the version and exit"), NULL },
     { NULL },
   };

@@ -5,12 +5,15 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
 #include "lwn-cli.h"
 #include "lwn-feed-load.h"
+#include "lwn-opml.h"
+#include "lwn-reader-settings.h"
 #include "lwn-scheduler.h"
 #include "lwn-text.h"
 
@@ -184,51 +187,183 @@ write_stdout_cb (const char *text,
   return fputs (text, stdout) != EOF;
 }
 
+/* One feed of a run: its address, and once loaded, the feed or why not. */
+typedef struct
+{
+  const char *url;
+  LwnFeed *feed;
+  GError *error;
+} CliLoad;
+
+typedef struct
+{
+  CliLoad *loads;
+  guint n_pending;
+} CliRun;
+
+typedef struct
+{
+  CliRun *run;
+  guint index;
+} CliLoadData;
+
+static void
+load_cb (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  g_autofree CliLoadData *data = user_data;
+  CliLoad *load = &data->run->loads[data->index];
+
+  if (lwn_feed_load_finish (result, &load->feed, NULL, &load->error) && load->feed == NULL)
+    /* Nothing was sent as validators, so a 304 here is the server's mistake. */
+    g_set_error_literal (&load->error, G_IO_ERROR, G_IO_ERROR_FAILED, _ ("the server sent no feed"));
+  data->run->n_pending--;
+}
+
+/* "Name (URL)" above a feed's lines when a run prints several. */
+static char *
+dup_feed_label (const CliLoad *load)
+{
+  g_autofree char *url = one_line (load->url);
+  const char *title = load->feed != NULL ? lwn_feed_get_title (load->feed) : "";
+  g_autofree char *name = one_line (title);
+
+  return *name != '\0' ? g_strdup_printf ("# %s (%s)\n", name, url) : g_strdup_printf ("# %s\n", url);
+}
+
+static gboolean
+write_text (const CliLoad *loads,
+            guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *output = NULL;
+
+      if (loads[i].feed == NULL)
+        continue;
+      if (n > 1)
+        {
+          g_autofree char *label = dup_feed_label (&loads[i]);
+
+          if ((i > 0 && !write_stdout_cb ("\n", NULL)) || !write_stdout_cb (label, NULL))
+            return FALSE;
+        }
+      output = lwn_cli_render_text (loads[i].feed);
+      if (!write_stdout_cb (output, NULL))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Several feeds are a JSON array of the one-feed documents, each with its
+ * "url", and an "error" instead of "items" for a feed that failed. */
+static gboolean
+write_json (const CliLoad *loads,
+            guint n)
+{
+  if (n == 1)
+    return lwn_cli_write_json (loads[0].feed, write_stdout_cb, NULL);
+
+  if (!write_stdout_cb ("[\n", NULL))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *url = dup_string_json (loads[i].url);
+      g_autofree char *head = g_strdup_printf ("{\n  \"url\" : %s,\n", url);
+
+      if ((i > 0 && !write_stdout_cb (",\n", NULL)) || !write_stdout_cb (head, NULL))
+        return FALSE;
+      if (loads[i].feed != NULL)
+        {
+          /* The one-feed document without its opening brace. */
+          g_autofree char *text = lwn_cli_render_json (loads[i].feed);
+          gsize length = strlen (text);
+
+          /* Its closing newline goes: the array's separator follows. */
+          if (length > 0 && text[length - 1] == '\n')
+            text[length - 1] = '\0';
+          if (!write_stdout_cb (text + 2, NULL))
+            return FALSE;
+        }
+      else
+        {
+          g_autofree char *reason = dup_string_json (loads[i].error->message);
+          g_autofree char *body = g_strdup_printf ("  \"error\" : %s\n}", reason);
+
+          if (!write_stdout_cb (body, NULL))
+            return FALSE;
+        }
+    }
+  return write_stdout_cb ("\n]\n", NULL);
+}
+
 /**
  * lwn_cli_run:
  * @format: what to print
- * @feed_url: the feed to load (http, https or file)
+ * @feed_urls: the feeds to load (http, https or file), at least one
  *
- * Loads @feed_url once and writes it to stdout. On failure writes exactly one
- * line to stderr, `lwn-tray: could not load URL: reason`.
+ * Loads every feed once, all at the same time, and writes them to stdout
+ * in the order given: one feed as it always was; several labelled, the
+ * text with a "# Title (URL)" line above each feed's lines and the JSON as
+ * an array of the one-feed documents, each with its "url". For each feed
+ * that fails writes exactly one line to stderr, `lwn-tray: could not load
+ * URL: reason`; the others are still written.
  *
- * Returns: the process exit status: 0 on success, 1 on failure
+ * Returns: the process exit status: 0 when every feed loaded, 1 otherwise
  */
 int
 lwn_cli_run (LwnCliFormat format,
-             const char *feed_url)
+             const char *const *feed_urls)
 {
-  LwnFetchRequest request = { .url = feed_url };
-  g_autoptr (LwnFeed) feed = NULL;
-  g_autoptr (GError) error = NULL;
+  guint n = g_strv_length ((char **) feed_urls);
+  g_autofree CliLoad *loads = g_new0 (CliLoad, MAX (n, 1));
+  g_autofree LwnFetchRequest *requests = g_new0 (LwnFetchRequest, MAX (n, 1));
+  CliRun run = { .loads = loads, .n_pending = n };
+  g_autoptr (GMainContext) context = g_main_context_new ();
   gboolean written;
+  gboolean failed = FALSE;
 
-  if (!lwn_feed_load_sync (&request, &feed, NULL, NULL, &error))
+  g_return_val_if_fail (n > 0, 1);
+
+  /* A context of its own: nothing else of the process runs meanwhile. */
+  g_main_context_push_thread_default (context);
+  for (guint i = 0; i < n; i++)
     {
-      g_autofree char *url = one_line (feed_url);
-      g_autofree char *reason = one_line (error->message);
+      CliLoadData *data = g_new0 (CliLoadData, 1);
 
-      /* Translators: the first %s is a URL, the second the reason it failed. */
-      g_printerr (_ ("lwn-tray: could not load %s: %s\n"), url, reason);
-      return 1;
+      loads[i].url = feed_urls[i];
+      requests[i].url = feed_urls[i];
+      data->run = &run;
+      data->index = i;
+      lwn_feed_load_async (&requests[i], NULL, NULL, NULL, load_cb, data);
     }
+  while (run.n_pending > 0)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
 
-  /* Nothing was sent as validators, so a 304 here is the server's mistake. */
-  if (feed == NULL)
-    {
-      g_autofree char *url = one_line (feed_url);
+  for (guint i = 0; i < n; i++)
+    if (loads[i].error != NULL)
+      {
+        g_autofree char *url = one_line (loads[i].url);
+        g_autofree char *reason = one_line (loads[i].error->message);
 
-      g_printerr (_ ("lwn-tray: could not load %s: %s\n"), url, _ ("the server sent no feed"));
-      return 1;
-    }
+        /* Translators: the first %s is a URL, the second the reason it failed. */
+        g_printerr (_ ("lwn-tray: could not load %s: %s\n"), url, reason);
+        failed = TRUE;
+      }
 
-  if (format == LWN_CLI_FORMAT_JSON)
-    written = lwn_cli_write_json (feed, write_stdout_cb, NULL);
+  if (n == 1 && failed)
+    written = TRUE;
+  else if (format == LWN_CLI_FORMAT_JSON)
+    written = write_json (loads, n);
   else
-    {
-      g_autofree char *output = lwn_cli_render_text (feed);
+    written = write_text (loads, n);
 
-      written = write_stdout_cb (output, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      g_clear_pointer (&loads[i].feed, lwn_feed_unref);
+      g_clear_error (&loads[i].error);
     }
 
   if (!written || fflush (stdout) != 0)
@@ -237,6 +372,81 @@ lwn_cli_run (LwnCliFormat format,
       return 1;
     }
 
+  return failed ? 1 : 0;
+}
+
+/**
+ * lwn_cli_export_opml:
+ * @settings: (nullable): the settings with the feeds followed
+ * @default_feed_url: the feed followed when the settings name none
+ *
+ * Writes the feeds followed to stdout as OPML 2.0, with their names.
+ *
+ * Returns: the process exit status
+ */
+int
+lwn_cli_export_opml (GSettings *settings,
+                     const char *default_feed_url)
+{
+  g_autoptr (GPtrArray) feeds = lwn_reader_settings_list_feeds (settings, default_feed_url);
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *text = NULL;
+
+  text = lwn_opml_write (feeds, now);
+  if (!write_stdout_cb (text, NULL) || fflush (stdout) != 0)
+    {
+      g_printerr (_ ("lwn-tray: could not write the output: %s\n"), g_strerror (errno));
+      return 1;
+    }
+  return 0;
+}
+
+/**
+ * lwn_cli_import_opml:
+ * @settings: the settings with the feeds followed
+ * @path: an OPML file
+ *
+ * Adds every feed of the list that is not followed yet to the end of the
+ * feeds followed, with the list's title as its name and notifications on,
+ * and says on stdout what it did. A list that cannot be read changes
+ * nothing and says why on stderr, in one line.
+ *
+ * Returns: the process exit status
+ */
+int
+lwn_cli_import_opml (GSettings *settings,
+                     const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GPtrArray) listed = NULL;
+  g_autofree char *summary = NULL;
+  guint added = 0;
+  guint skipped = 0;
+
+  bytes = g_file_load_bytes (file, NULL, NULL, &error);
+  if (bytes != NULL)
+    listed = lwn_opml_parse (bytes, &skipped, &error);
+  if (listed == NULL)
+    {
+      g_autofree char *name = one_line (path);
+      g_autofree char *reason = one_line (error->message);
+
+      /* Translators: the first %s is a file name, the second the reason it could not be read. */
+      g_printerr (_ ("lwn-tray: could not import %s: %s\n"), name, reason);
+      return 1;
+    }
+
+  if (!lwn_reader_settings_add_feeds (settings, listed, &added))
+    {
+      g_printerr ("lwn-tray: %s\n", _ ("could not change the feeds followed"));
+      return 1;
+    }
+  g_settings_sync ();
+
+  summary = lwn_reader_settings_describe_import (added, listed->len - added, skipped);
+  g_print ("%s\n", summary);
   return 0;
 }
 
@@ -253,20 +463,21 @@ lwn_cli_run (LwnCliFormat format,
 int
 lwn_cli_check_options (GVariantDict *options)
 {
-  const char *feed_url = NULL;
+  g_autofree const char **feed_urls = NULL;
   const char *interval_text = NULL;
   guint64 interval = 0;
 
-  if (g_variant_dict_lookup (options, "feed-url", "&s", &feed_url))
-    {
-      const char *scheme = g_uri_peek_scheme (feed_url);
+  if (g_variant_dict_lookup (options, "feed-url", "^a&s", &feed_urls))
+    for (guint i = 0; feed_urls[i] != NULL; i++)
+      {
+        const char *scheme = g_uri_peek_scheme (feed_urls[i]);
 
-      if (scheme == NULL || !(g_str_equal (scheme, "http") || g_str_equal (scheme, "https") || g_str_equal (scheme, "file")))
-        {
-          g_printerr ("lwn-tray: %s\n", _ ("the feed URL must start with http://, https:// or file://"));
-          return 1;
-        }
-    }
+        if (scheme == NULL || !(g_str_equal (scheme, "http") || g_str_equal (scheme, "https") || g_str_equal (scheme, "file")))
+          {
+            g_printerr ("lwn-tray: %s\n", _ ("the feed URL must start with http://, https:// or file://"));
+            return 1;
+          }
+      }
 
   if (g_variant_dict_lookup (options, "interval", "&s", &interval_text))
     {

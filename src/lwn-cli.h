@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The one-shot command-line modes: --print and --json. */
+/* The one-shot command-line modes: --print and --json, of one feed or several, and OPML in and out. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "lwn-feed.h"
 
@@ -28,8 +28,12 @@ gboolean  lwn_cli_write_json    (LwnFeed         *feed,
                                  LwnCliWriteFunc  write,
                                  gpointer         user_data);
 int       lwn_cli_check_options (GVariantDict    *options);
-int       lwn_cli_run           (LwnCliFormat     format,
-                                 const char      *feed_url);
+int       lwn_cli_run           (LwnCliFormat       format,
+                                 const char *const *feed_urls);
+int       lwn_cli_export_opml   (GSettings         *settings,
+                                 const char        *default_feed_url);
+int       lwn_cli_import_opml   (GSettings         *settings,
+                                 const char        *path);
 /* clang-format on */
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "lwn-headline-list.h"
+#include "lwn-all-headlines.h"
 #include "lwn-headlines-window.h"
 #include "lwn-window-accessible.h"
 
@@ -27,8 +28,10 @@ struct _LwnHeadlinesWindow
 {
   GtkApplicationWindow parent_instance;
 
-  LwnReader *reader;
-  GSettings *settings; /* NULL without the schema */
+  LwnFeedSet *feeds;
+  LwnReader *reader;    /* the feed shown, one of feeds'; the first one while all are */
+  LwnAllHeadlines *all; /* while every feed's headlines are shown */
+  GSettings *settings;  /* NULL without the schema */
 
   int width; /* the size to come back to: the unmaximized one */
   int height;
@@ -40,6 +43,8 @@ struct _LwnHeadlinesWindow
   gboolean in_tray;
 
   GtkHeaderBar *header_bar;
+  GtkComboBoxText *feed_chooser; /* the header bar's title with more than one feed; owned */
+  gboolean choosing;             /* filling the chooser, whose "changed" then means nothing */
   GtkInfoBar *background_bar;
   GtkToggleButton *search_button;
   GtkSearchBar *search_bar;
@@ -217,10 +222,12 @@ set_reminder_activated (GSimpleAction *action,
   LwnHeadlinesWindow *self = user_data;
   const char *item_id;
   gboolean remind;
+  LwnReader *reader;
 
   g_variant_get (parameter, "(&sb)", &item_id, &remind);
-  if (self->reader != NULL)
-    lwn_reader_set_reminder (self->reader, item_id, remind);
+  reader = self->all != NULL ? lwn_feed_set_find_item (self->feeds, item_id) : self->reader;
+  if (reader != NULL)
+    lwn_reader_set_reminder (reader, item_id, remind);
 }
 
 static void
@@ -241,12 +248,49 @@ settings_subscriber_changed_cb (GSettings *settings,
 
 /* The header bar and the page ----------------------------------------------- */
 
+/* With every feed shown: headlines as soon as one feed has some, and the
+ * first failure's reason when all failed. */
+static LwnReaderState
+shown_state (LwnHeadlinesWindow *self,
+             const char **error,
+             gboolean *refreshing)
+{
+  guint n = lwn_feed_set_get_n_feeds (self->feeds);
+  gboolean all_failed = n > 0;
+  gboolean any_ready = FALSE;
+
+  if (self->all == NULL)
+    {
+      *error = lwn_reader_get_error (self->reader);
+      *refreshing = lwn_reader_get_refreshing (self->reader);
+      return lwn_reader_get_state (self->reader);
+    }
+
+  *error = NULL;
+  *refreshing = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+      LwnReaderState state = lwn_reader_get_state (reader);
+
+      any_ready |= state == LWN_READER_STATE_READY;
+      all_failed &= state == LWN_READER_STATE_FAILED;
+      *refreshing |= lwn_reader_get_refreshing (reader);
+      if (*error == NULL)
+        *error = lwn_reader_get_error (reader);
+    }
+  return any_ready ? LWN_READER_STATE_READY : all_failed ? LWN_READER_STATE_FAILED
+                                                         : LWN_READER_STATE_LOADING;
+}
+
 static void
 show_state (LwnHeadlinesWindow *self)
 {
-  LwnReaderState state = lwn_reader_get_state (self->reader);
-  gboolean refreshing = lwn_reader_get_refreshing (self->reader);
-  g_autofree char *site = lwn_reader_dup_site_name (self->reader);
+  const char *error = NULL;
+  gboolean refreshing = FALSE;
+  LwnReaderState state = shown_state (self, &error, &refreshing);
+  /* Translators: the headlines window's title when it shows every feed's headlines. */
+  g_autofree char *site = self->all != NULL ? g_strdup (_ ("All feeds")) : lwn_reader_dup_site_name (self->reader);
   const char *page = state == LWN_READER_STATE_READY    ? (self->searching_in_vain ? "no-matches" : "headlines")
                      : state == LWN_READER_STATE_FAILED ? "error"
                                                         : "loading";
@@ -261,12 +305,17 @@ show_state (LwnHeadlinesWindow *self)
   if (g_strcmp0 (gtk_window_get_title (GTK_WINDOW (self)), title) != 0)
     gtk_window_set_title (GTK_WINDOW (self), title);
   if (g_strcmp0 (gtk_header_bar_get_subtitle (self->header_bar), lwn_reader_get_status (self->reader)) != 0)
-    gtk_header_bar_set_subtitle (self->header_bar, lwn_reader_get_status (self->reader));
-
-  if (state == LWN_READER_STATE_FAILED && g_strcmp0 (gtk_label_get_text (self->error_label), lwn_reader_get_error (self->reader)) != 0)
     {
-      gtk_label_set_text (self->error_label, lwn_reader_get_error (self->reader));
-      atk_object_set_description (gtk_widget_get_accessible (self->error_page), lwn_reader_get_error (self->reader));
+      gtk_header_bar_set_subtitle (self->header_bar, lwn_reader_get_status (self->reader));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->feed_chooser), lwn_reader_get_status (self->reader));
+      atk_object_set_description (gtk_widget_get_accessible (GTK_WIDGET (self->feed_chooser)),
+                                  lwn_reader_get_status (self->reader) != NULL ? lwn_reader_get_status (self->reader) : "");
+    }
+
+  if (state == LWN_READER_STATE_FAILED && error != NULL && g_strcmp0 (gtk_label_get_text (self->error_label), error) != 0)
+    {
+      gtk_label_set_text (self->error_label, error);
+      atk_object_set_description (gtk_widget_get_accessible (self->error_page), error);
     }
   if (state == LWN_READER_STATE_LOADING)
     gtk_spinner_start (self->loading_spinner);
@@ -281,11 +330,118 @@ show_state (LwnHeadlinesWindow *self)
     gtk_spinner_stop (self->refresh_spinner);
 }
 
+#define ALL_FEEDS_ID "all"
+
+/* "All feeds" first, then one entry per feed, "LWN.net (3)" with unread
+ * headlines; the shown one active. */
+static void
+show_feeds (LwnHeadlinesWindow *self)
+{
+  guint n = lwn_feed_set_get_n_feeds (self->feeds);
+  GtkComboBox *combo = GTK_COMBO_BOX (self->feed_chooser);
+  GtkTreeModel *model = gtk_combo_box_get_model (combo);
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  const char *active;
+  gboolean same;
+
+  if (n > 1)
+    {
+      guint n_unread = lwn_feed_set_get_n_unread (self->feeds);
+
+      g_ptr_array_add (ids, g_strdup (ALL_FEEDS_ID));
+      /* Translators: the first entry of the headlines window's list of feeds; %u is how many headlines are unread. */
+      g_ptr_array_add (labels, n_unread > 0 ? g_strdup_printf (_ ("All feeds (%u)"), n_unread) : g_strdup (_ ("All feeds")));
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+      g_autofree char *name = lwn_reader_dup_name (reader);
+      guint n_unread = lwn_reader_get_n_unread (reader);
+
+      g_ptr_array_add (ids, g_strdup (lwn_reader_get_feed_url (reader)));
+      /* Translators: a feed in the headlines window's list of feeds: its name and how many headlines are unread. */
+      g_ptr_array_add (labels, n_unread > 0 ? g_strdup_printf (_ ("%s (%u)"), name, n_unread) : g_steal_pointer (&name));
+    }
+
+  same = (guint) gtk_tree_model_iter_n_children (model, NULL) == ids->len;
+  for (guint i = 0; same && i < ids->len; i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *id = NULL;
+      GtkTreeIter iter;
+
+      gtk_tree_model_iter_nth_child (model, &iter, NULL, (int) i);
+      gtk_tree_model_get (model, &iter, 0, &text, 1, &id, -1);
+      same = g_strcmp0 (text, g_ptr_array_index (labels, i)) == 0 && g_strcmp0 (id, g_ptr_array_index (ids, i)) == 0;
+    }
+
+  self->choosing = TRUE;
+  if (!same)
+    {
+      gtk_combo_box_text_remove_all (self->feed_chooser);
+      for (guint i = 0; i < ids->len; i++)
+        gtk_combo_box_text_append (self->feed_chooser, g_ptr_array_index (ids, i), g_ptr_array_index (labels, i));
+    }
+  active = self->all != NULL ? ALL_FEEDS_ID : lwn_reader_get_feed_url (self->reader);
+  if (g_strcmp0 (gtk_combo_box_get_active_id (combo), active) != 0)
+    gtk_combo_box_set_active_id (combo, active);
+  self->choosing = FALSE;
+
+  /* One feed is named by the title; several by the chooser in its place,
+   * which also says the shown feed's status. */
+  if (n > 1 && gtk_header_bar_get_custom_title (self->header_bar) == NULL)
+    gtk_header_bar_set_custom_title (self->header_bar, GTK_WIDGET (self->feed_chooser));
+  else if (n <= 1 && gtk_header_bar_get_custom_title (self->header_bar) != NULL)
+    gtk_header_bar_set_custom_title (self->header_bar, NULL);
+}
+
 static void
 reader_changed_cb (LwnReader *reader,
                    LwnHeadlinesWindow *self)
 {
   show_state (self);
+}
+
+static void show_reader (LwnHeadlinesWindow *self,
+                         LwnReader *reader);
+static void show_all (LwnHeadlinesWindow *self);
+static void leave_shown (LwnHeadlinesWindow *self);
+
+/* A feed added, removed or renamed, or any feed's unread count. */
+static void
+feeds_changed_cb (LwnFeedSet *feeds,
+                  LwnHeadlinesWindow *self)
+{
+  /* The feed shown was removed, or all are shown and one of them: the
+   * first one takes its place. */
+  if (lwn_feed_set_get_n_feeds (feeds) > 0
+      && (lwn_feed_set_find_url (feeds, lwn_reader_get_feed_url (self->reader)) != self->reader
+          || (self->all != NULL && lwn_feed_set_get_n_feeds (feeds) == 1)))
+    show_reader (self, lwn_feed_set_get_reader (feeds, 0));
+  show_feeds (self);
+  /* Every feed's state makes the one shown with "All feeds". */
+  if (self->all != NULL)
+    show_state (self);
+}
+
+static void
+feed_chooser_changed_cb (GtkComboBox *combo,
+                         LwnHeadlinesWindow *self)
+{
+  LwnReader *reader;
+
+  if (self->choosing)
+    return;
+  if (g_strcmp0 (gtk_combo_box_get_active_id (combo), ALL_FEEDS_ID) == 0)
+    {
+      if (self->all == NULL)
+        show_all (self);
+      return;
+    }
+  reader = lwn_feed_set_find_url (self->feeds, gtk_combo_box_get_active_id (combo));
+  if (reader != NULL && (reader != self->reader || self->all != NULL))
+    show_reader (self, reader);
 }
 
 /* The window's size ------------------------------------------------------- */
@@ -483,8 +639,11 @@ lwn_headlines_window_dispose (GObject *object)
    * this: nothing of theirs may call back into a half-gone window. */
   if (self->save_id != 0)
     save_size (self);
-  if (self->reader != NULL)
-    g_signal_handlers_disconnect_by_data (self->reader, self);
+  leave_shown (self);
+  if (self->feeds != NULL)
+    g_signal_handlers_disconnect_by_data (self->feeds, self);
+  if (self->feed_chooser != NULL)
+    g_signal_handlers_disconnect_by_data (self->feed_chooser, self);
   if (self->search_bar != NULL)
     g_signal_handlers_disconnect_by_data (self->search_bar, self);
   if (self->search_entry != NULL)
@@ -497,7 +656,9 @@ lwn_headlines_window_dispose (GObject *object)
       lwn_headline_list_set_model (self->list_box, NULL);
     }
   g_clear_object (&self->reader);
+  g_clear_object (&self->feeds);
   g_clear_object (&self->settings);
+  g_clear_object (&self->feed_chooser);
 
   G_OBJECT_CLASS (lwn_headlines_window_parent_class)->dispose (object);
 }
@@ -616,12 +777,68 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
   g_signal_connect (self->list_box, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->list_box, "matches-changed", G_CALLBACK (show_search_result), self);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+
+  self->feed_chooser = GTK_COMBO_BOX_TEXT (g_object_ref_sink (gtk_combo_box_text_new ()));
+  gtk_widget_set_valign (GTK_WIDGET (self->feed_chooser), GTK_ALIGN_CENTER);
+  gtk_widget_show (GTK_WIDGET (self->feed_chooser));
+  atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->feed_chooser)), _ ("Feed"));
+  g_signal_connect (self->feed_chooser, "changed", G_CALLBACK (feed_chooser_changed_cb), self);
+}
+
+/* Stops following what is shown now. */
+static void
+leave_shown (LwnHeadlinesWindow *self)
+{
+  if (self->reader != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->reader, self);
+      g_signal_handlers_disconnect_by_data (lwn_reader_get_headlines (self->reader), self);
+    }
+  if (self->all != NULL)
+    g_signal_handlers_disconnect_by_data (self->all, self);
+  g_clear_object (&self->all);
+}
+
+static void
+show_model (LwnHeadlinesWindow *self,
+            GListModel *model)
+{
+  lwn_headline_list_set_model (self->list_box, model);
+  /* After the list's own handler: a new feed may match the search otherwise. */
+  g_signal_connect_object (model, "items-changed", G_CALLBACK (headlines_changed_cb), self,
+                           G_CONNECT_AFTER | G_CONNECT_SWAPPED);
+  show_search_result (self);
+  show_state (self);
+}
+
+/* Shows @reader's headlines and state from now on. */
+static void
+show_reader (LwnHeadlinesWindow *self,
+             LwnReader *reader)
+{
+  leave_shown (self);
+  g_set_object (&self->reader, reader);
+  g_signal_connect_object (reader, "changed", G_CALLBACK (reader_changed_cb), self, 0);
+  show_model (self, lwn_reader_get_headlines (reader));
+}
+
+/* Shows every feed's headlines, feed after feed, and their state together;
+ * a search looks through all of them. */
+static void
+show_all (LwnHeadlinesWindow *self)
+{
+  LwnReader *first = lwn_feed_set_get_reader (self->feeds, 0);
+
+  leave_shown (self);
+  g_set_object (&self->reader, first);
+  self->all = lwn_all_headlines_new (self->feeds);
+  show_model (self, G_LIST_MODEL (self->all));
 }
 
 /**
  * lwn_headlines_window_new:
  * @application: the application, whose actions the window's commands are
- * @reader: the reading model to show
+ * @feeds: the feeds to show, one at a time, the first one first
  * @settings: (nullable): where the window's size is kept, and whether the
  *   person subscribes to LWN
  *
@@ -629,28 +846,26 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
  */
 LwnHeadlinesWindow *
 lwn_headlines_window_new (GtkApplication *application,
-                          LwnReader *reader,
+                          LwnFeedSet *feeds,
                           GSettings *settings)
 {
   LwnHeadlinesWindow *self;
 
   g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
-  g_return_val_if_fail (LWN_IS_READER (reader), NULL);
+  g_return_val_if_fail (LWN_IS_FEED_SET (feeds), NULL);
+  g_return_val_if_fail (lwn_feed_set_get_n_feeds (feeds) > 0, NULL);
 
   self = g_object_new (LWN_TYPE_HEADLINES_WINDOW, "application", application, NULL);
-  self->reader = g_object_ref (reader);
+  self->feeds = g_object_ref (feeds);
   self->settings = settings != NULL ? g_object_ref (settings) : NULL;
   restore_size (self);
 
-  g_signal_connect_object (reader, "changed", G_CALLBACK (reader_changed_cb), self, 0);
   if (has_key (settings, "lwn-subscriber"))
     g_signal_connect_object (settings, "changed::lwn-subscriber", G_CALLBACK (settings_subscriber_changed_cb), self, 0);
   show_subscriber (self);
-  lwn_headline_list_set_model (self->list_box, lwn_reader_get_headlines (reader));
-  /* After the list's own handler: a new feed may match the search otherwise. */
-  g_signal_connect_object (lwn_reader_get_headlines (reader), "items-changed", G_CALLBACK (headlines_changed_cb), self,
-                           G_CONNECT_AFTER | G_CONNECT_SWAPPED);
-  show_state (self);
+  show_reader (self, lwn_feed_set_get_reader (feeds, 0));
+  g_signal_connect_object (feeds, "changed", G_CALLBACK (feeds_changed_cb), self, 0);
+  show_feeds (self);
   return self;
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The headlines window: every headline with its details and summary, a view of the reading model. */
+/* The headlines window: every headline of one feed at a time, with its details and summary, a view of the reading model. */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "lwn-reader.h"
+#include "lwn-feed-set.h"
 
 G_BEGIN_DECLS
 
@@ -13,7 +13,7 @@ G_DECLARE_FINAL_TYPE (LwnHeadlinesWindow, lwn_headlines_window, LWN, HEADLINES_W
 
 /* clang-format off */
 LwnHeadlinesWindow *lwn_headlines_window_new (GtkApplication *application,
-                                              LwnReader      *reader,
+                                              LwnFeedSet     *feeds,
                                               GSettings      *settings);
 void                lwn_headlines_window_set_in_tray (LwnHeadlinesWindow *self,
                                                       gboolean            in_tray);

@@ -64,13 +64,13 @@ typedef enum
   LWN_NOTE_EVENT_FORGET,
 } LwnNoteEvent;
 
-/* One notification: a headline's, the group's, the applet's own message, its notice of how to
+/* One notification: a headline's, a feed's group, the applet's own message, its notice of how to
  * reach it without a tray, or a reminder's. Each kind has a place of its own in the notifier, so
  * that no feed's ids can name another kind. */
 typedef struct
 {
   LwnNoteKind kind;
-  char *item_id; /* LWN_NOTE_ITEM and LWN_NOTE_REMINDER only */
+  char *item_id; /* the headline of LWN_NOTE_ITEM and LWN_NOTE_REMINDER, the feed of LWN_NOTE_GROUP */
   char *summary; /* the group's is made when it is sent */
   char *body;    /* plain text; the group's is made when it is sent */
   char *url;
@@ -86,6 +86,17 @@ typedef struct
   GPtrArray *showing;
 } LwnNote;
 
+/* The grouped notification of one feed, and the headlines it counts. */
+typedef struct
+{
+  LwnNote *note;           /* LWN_NOTE_GROUP, whose item_id is the key */
+  char *key;               /* the feed's */
+  GPtrArray *grouped;      /* what it counts by id, newest first */
+  GHashTable *grouped_ids; /* item id → element of grouped */
+  guint n_untracked;       /* what it counts beyond those */
+  char *site_name;
+} LwnGroup;
+
 struct _LwnNotifier
 {
   GObject parent_instance;
@@ -93,12 +104,8 @@ struct _LwnNotifier
   /* The conversation with the server; NULL once disposed of, when nothing is shown any more. */
   LwnNotifyServer *server;
 
-  GHashTable *items; /* item id → LwnNote* */
-  LwnNote *group;
-  GPtrArray *grouped;        /* what the group counts by id, newest first */
-  GHashTable *grouped_ids;   /* item id → element of grouped */
-  guint n_grouped_untracked; /* what it counts beyond those */
-  char *site_name;
+  GHashTable *items;  /* item id → LwnNote* */
+  GHashTable *groups; /* feed → LwnGroup*, while its grouped notification is kept */
   LwnNote *message;
   LwnNote *notice;
   GHashTable *reminders; /* item id → LwnNote* */
@@ -106,7 +113,7 @@ struct _LwnNotifier
 };
 
 /* clang-format off */
-/* For tests: notifications kept, waiting or shown, and headlines the group counts by id. */
+/* For tests: notifications kept, waiting or shown, and headlines the groups count by id. */
 guint      lwn_notifier_count_kept          (LwnNotifier *self);
 /* For tests: runs the thread-default main context (the notifier's) until the notification thread
  * has handled what the bus brought it before, and this thread what it answered. Returns %FALSE if

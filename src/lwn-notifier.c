@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Desktop notifications for new headlines, shown with libnotify: one per headline, or one that groups
- * many and is updated in place while it is shown, withdrawn once read; one per subscriber-only article
+/* Desktop notifications for new headlines, shown with libnotify: one per headline, or one per feed that
+ * groups many and is updated in place while it is shown, withdrawn once read; one per subscriber-only article
  * a reminder was set for, once it is free to read; what no server could show yet
  * waits, within bounds, for the next server that appears, and what a server showed is told. Each
  * note moves by the state table in lwn-notifier-private.h. The notifier owns the conversation with
@@ -87,8 +87,9 @@ list_notes (LwnNotifier *self)
   g_hash_table_iter_init (&iter, self->items);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (notes, value);
-  if (self->group != NULL)
-    g_ptr_array_add (notes, self->group);
+  g_hash_table_iter_init (&iter, self->groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (notes, ((LwnGroup *) value)->note);
   if (self->message != NULL)
     g_ptr_array_add (notes, self->message);
   if (self->notice != NULL)
@@ -109,7 +110,11 @@ find_note (LwnNotifier *self,
       case LWN_NOTE_ITEM:
         return g_hash_table_lookup (self->items, item_id);
       case LWN_NOTE_GROUP:
-        return self->group;
+        {
+          LwnGroup *group = item_id != NULL ? g_hash_table_lookup (self->groups, item_id) : NULL;
+
+          return group != NULL ? group->note : NULL;
+        }
       case LWN_NOTE_MESSAGE:
         return self->message;
       case LWN_NOTE_NOTICE:
@@ -147,6 +152,31 @@ lwn_notifier_has_waiting (LwnNotifier *self)
   return FALSE;
 }
 
+static void
+group_free (LwnGroup *group)
+{
+  g_clear_pointer (&group->note, note_free);
+  g_hash_table_unref (group->grouped_ids);
+  g_ptr_array_unref (group->grouped);
+  g_free (group->key);
+  g_free (group->site_name);
+  g_free (group);
+}
+
+static LwnGroup *
+group_new (const char *key,
+           const char *site_name)
+{
+  LwnGroup *group = g_new0 (LwnGroup, 1);
+
+  group->key = g_strdup (key);
+  group->site_name = g_strdup (site_name);
+  group->grouped = g_ptr_array_new_with_free_func ((GDestroyNotify) grouped_free);
+  group->grouped_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  group->note = note_new (LWN_NOTE_GROUP, key);
+  return group;
+}
+
 /* Whether a notification is being sent, its answer not in yet. */
 static gboolean
 lwn_notifier_is_sending (LwnNotifier *self)
@@ -161,11 +191,11 @@ lwn_notifier_is_sending (LwnNotifier *self)
 
 /* The group starts counting from nothing. */
 static void
-clear_grouped (LwnNotifier *self)
+clear_grouped (LwnGroup *group)
 {
-  g_hash_table_remove_all (self->grouped_ids);
-  g_ptr_array_set_size (self->grouped, 0);
-  self->n_grouped_untracked = 0;
+  g_hash_table_remove_all (group->grouped_ids);
+  g_ptr_array_set_size (group->grouped, 0);
+  group->n_untracked = 0;
 }
 
 /* Frees a note that has gone, and for the group what it counted. The notification thread lets go of
@@ -182,8 +212,8 @@ drop_note (LwnNotifier *self,
         g_hash_table_remove (self->items, note->item_id);
         break;
       case LWN_NOTE_GROUP:
-        clear_grouped (self);
-        g_clear_pointer (&self->group, note_free);
+        /* The feed's group goes with its note, and what it counted. */
+        g_hash_table_remove (self->groups, note->item_id);
         break;
       case LWN_NOTE_MESSAGE:
         g_clear_pointer (&self->message, note_free);
@@ -281,20 +311,20 @@ note_move (LwnNotifier *self,
 #undef CLOSE
 
 static void
-dup_group_text (LwnNotifier *self,
+dup_group_text (const LwnGroup *group,
                 char **summary,
                 char **body)
 {
-  guint count = self->grouped->len + self->n_grouped_untracked;
-  guint listed = MIN (self->grouped->len, GROUP_TITLES);
+  guint count = group->grouped->len + group->n_untracked;
+  guint listed = MIN (group->grouped->len, GROUP_TITLES);
   GString *text = g_string_new (NULL);
 
   /* Translators: the first %u is a number, %s the feed's name, e.g. "7 new headlines from LWN.net". */
   *summary = g_strdup_printf (ngettext ("%u new headline from %s", "%u new headlines from %s", count),
-                              count, self->site_name != NULL ? self->site_name : "");
+                              count, group->site_name);
   for (guint i = 0; i < listed; i++)
     {
-      Grouped *grouped = g_ptr_array_index (self->grouped, i);
+      Grouped *grouped = g_ptr_array_index (group->grouped, i);
 
       if (text->len > 0)
         g_string_append_c (text, '\n');
@@ -351,7 +381,7 @@ send_note (LwnNotifier *self,
 
   if (note->kind == LWN_NOTE_GROUP)
     {
-      dup_group_text (self, &group_summary, &group_body);
+      dup_group_text (g_hash_table_lookup (self->groups, note->item_id), &group_summary, &group_body);
       summary = group_summary;
       plain_body = group_body;
     }
@@ -539,7 +569,7 @@ withdraw_note (LwnNotifier *self,
                LwnNote *note)
 {
   if (note->kind == LWN_NOTE_GROUP)
-    clear_grouped (self);
+    clear_grouped (g_hash_table_lookup (self->groups, note->item_id));
   note_move (self, note, LWN_NOTE_EVENT_WITHDRAW, 0);
 }
 
@@ -614,7 +644,7 @@ list_waiting_items (LwnNotifier *self)
 /* Adds a headline to the group, after those added before it in this batch, and to @added unless
  * the group counts it already. */
 static void
-group_add (LwnNotifier *self,
+group_add (LwnGroup *group,
            guint *position,
            GPtrArray *added,
            const char *item_id,
@@ -623,13 +653,13 @@ group_add (LwnNotifier *self,
   g_autofree char *plain_title = NULL;
   Grouped *grouped;
 
-  if (g_hash_table_contains (self->grouped_ids, item_id))
+  if (g_hash_table_contains (group->grouped_ids, item_id))
     return;
   g_ptr_array_add (added, g_strdup (item_id));
   /* A first run of a large feed: what could not be tracked is only counted. */
   if (*position >= GROUP_MAX_TRACKED)
     {
-      self->n_grouped_untracked++;
+      group->n_untracked++;
       return;
     }
 
@@ -637,60 +667,60 @@ group_add (LwnNotifier *self,
   grouped = g_new0 (Grouped, 1);
   grouped->item_id = g_strdup (item_id);
   grouped->title = lwn_text_ellipsize (plain_title, 80);
-  g_ptr_array_insert (self->grouped, (int) (*position)++, grouped);
-  g_hash_table_insert (self->grouped_ids, grouped->item_id, grouped);
+  g_ptr_array_insert (group->grouped, (int) (*position)++, grouped);
+  g_hash_table_insert (group->grouped_ids, grouped->item_id, grouped);
 }
 
 /* @items and then @waiting (headline notifications not shown yet, which
- * the group takes over) join the group, newest first, and it is shown. */
+ * the group takes over) join the feed's group, newest first, and it is shown. */
 static void
 announce_group (LwnNotifier *self,
                 GPtrArray *items,
                 GPtrArray *waiting,
+                const char *feed,
                 const char *site_name,
                 const char *site_url)
 {
   g_autoptr (GPtrArray) added = g_ptr_array_new_with_free_func (g_free);
+  LwnGroup *group = g_hash_table_lookup (self->groups, feed);
+  gboolean is_new = group == NULL;
   guint position = 0;
-  LwnNote *group;
 
+  if (is_new)
+    group = group_new (feed, site_name);
   for (guint i = 0; i < items->len; i++)
     {
       LwnFeedItem *item = g_ptr_array_index (items, i);
 
-      group_add (self, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
+      group_add (group, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
     }
   for (guint i = 0; waiting != NULL && i < waiting->len; i++)
     {
       LwnNote *note = g_ptr_array_index (waiting, i);
 
-      group_add (self, &position, added, note->item_id, note->summary);
+      group_add (group, &position, added, note->item_id, note->summary);
       note_move (self, note, LWN_NOTE_EVENT_FORGET, 0);
     }
-  if (added->len == 0 && self->group != NULL)
+  if (added->len == 0 && !is_new)
     return;
 
-  while (self->grouped->len > GROUP_MAX_TRACKED)
+  while (group->grouped->len > GROUP_MAX_TRACKED)
     {
-      Grouped *oldest = g_ptr_array_index (self->grouped, self->grouped->len - 1);
+      Grouped *oldest = g_ptr_array_index (group->grouped, group->grouped->len - 1);
 
-      g_hash_table_remove (self->grouped_ids, oldest->item_id);
-      g_ptr_array_remove_index (self->grouped, self->grouped->len - 1);
-      self->n_grouped_untracked++;
+      g_hash_table_remove (group->grouped_ids, oldest->item_id);
+      g_ptr_array_remove_index (group->grouped, group->grouped->len - 1);
+      group->n_untracked++;
     }
-
-  g_free (self->site_name);
-  self->site_name = g_strdup (site_name);
-  if (self->group == NULL)
-    self->group = note_new (LWN_NOTE_GROUP, NULL);
-  group = self->group;
+  if (is_new)
+    g_hash_table_insert (self->groups, group->key, group);
 
   /* The oldest first, and so the first to go. @added is newest first. */
   for (guint i = added->len; i-- > 0;)
-    g_ptr_array_add (group->unshown, g_steal_pointer (&added->pdata[i]));
-  if (group->unshown->len > GROUP_MAX_UNSHOWN)
-    g_ptr_array_remove_range (group->unshown, 0, group->unshown->len - GROUP_MAX_UNSHOWN);
-  update_note (self, group, NULL, NULL, site_url, HEADLINE_CATEGORY);
+    g_ptr_array_add (group->note->unshown, g_steal_pointer (&added->pdata[i]));
+  if (group->note->unshown->len > GROUP_MAX_UNSHOWN)
+    g_ptr_array_remove_range (group->note->unshown, 0, group->note->unshown->len - GROUP_MAX_UNSHOWN);
+  update_note (self, group->note, NULL, NULL, site_url, HEADLINE_CATEGORY);
 }
 
 /* The object */
@@ -711,13 +741,10 @@ lwn_notifier_finalize (GObject *object)
   LwnNotifier *self = LWN_NOTIFIER (object);
 
   g_hash_table_unref (self->items);
-  g_clear_pointer (&self->group, note_free);
-  g_hash_table_unref (self->grouped_ids);
-  g_ptr_array_unref (self->grouped);
+  g_hash_table_unref (self->groups);
   g_clear_pointer (&self->message, note_free);
   g_clear_pointer (&self->notice, note_free);
   g_hash_table_unref (self->reminders);
-  g_free (self->site_name);
 
   G_OBJECT_CLASS (lwn_notifier_parent_class)->finalize (object);
 }
@@ -780,8 +807,7 @@ static void
 lwn_notifier_init (LwnNotifier *self)
 {
   self->items = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
-  self->grouped = g_ptr_array_new_with_free_func ((GDestroyNotify) grouped_free);
-  self->grouped_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
   self->reminders = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
 }
 
@@ -811,7 +837,9 @@ lwn_notifier_new (GDBusConnection *bus)
  * @self: a #LwnNotifier
  * @items: (element-type LwnFeedItem): the new items, newest first
  * @max_single: up to this many items get a notification each
- * @site_name: the feed's name, for the grouped notification
+ * @feed: (nullable): the feed they come from: each feed has a grouped
+ *   notification of its own
+ * @site_name: the feed's name, for its grouped notification
  * @site_url: (nullable): what the grouped notification is about
  *
  * Shows one notification per item, or a single grouped one when there are
@@ -826,6 +854,7 @@ void
 lwn_notifier_announce (LwnNotifier *self,
                        GPtrArray *items,
                        guint max_single,
+                       const char *feed,
                        const char *site_name,
                        const char *site_url)
 {
@@ -836,9 +865,13 @@ lwn_notifier_announce (LwnNotifier *self,
   if (items->len == 0)
     return;
 
+  if (site_name == NULL)
+    site_name = "";
+  if (feed == NULL)
+    feed = site_name;
   if (items->len > max_single)
     {
-      announce_group (self, items, NULL, site_name, site_url);
+      announce_group (self, items, NULL, feed, site_name, site_url);
       return;
     }
 
@@ -850,7 +883,7 @@ lwn_notifier_announce (LwnNotifier *self,
       waiting = list_waiting_items (self);
       if (waiting->len + items->len > max_single)
         {
-          announce_group (self, items, waiting, site_name, site_url);
+          announce_group (self, items, waiting, feed, site_name, site_url);
           return;
         }
     }
@@ -872,8 +905,10 @@ void
 lwn_notifier_withdraw (LwnNotifier *self,
                        const char *item_id)
 {
+  g_autoptr (GPtrArray) emptied = NULL;
   LwnNote *note;
-  Grouped *grouped;
+  GHashTableIter iter;
+  gpointer value;
 
   g_return_if_fail (LWN_IS_NOTIFIER (self));
   g_return_if_fail (item_id != NULL);
@@ -885,14 +920,25 @@ lwn_notifier_withdraw (LwnNotifier *self,
   if (note != NULL)
     withdraw_note (self, note);
 
-  /* The group's text stays as it is: changing it would show it again. */
-  grouped = g_hash_table_lookup (self->grouped_ids, item_id);
-  if (grouped == NULL)
-    return;
-  g_hash_table_remove (self->grouped_ids, item_id);
-  g_ptr_array_remove (self->grouped, grouped);
-  if (self->grouped->len == 0 && self->n_grouped_untracked == 0 && self->group != NULL)
-    withdraw_note (self, self->group);
+  /* A group's text stays as it is: changing it would show it again. An
+   * article two feeds carry may be in the group of each. */
+  emptied = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, self->groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      LwnGroup *group = value;
+      Grouped *grouped = g_hash_table_lookup (group->grouped_ids, item_id);
+
+      if (grouped == NULL)
+        continue;
+      g_hash_table_remove (group->grouped_ids, item_id);
+      g_ptr_array_remove (group->grouped, grouped);
+      if (group->grouped->len == 0 && group->n_untracked == 0)
+        g_ptr_array_add (emptied, group->note);
+    }
+  /* Withdrawn once the walk is over: a note that goes takes its group. */
+  for (guint i = 0; i < emptied->len; i++)
+    withdraw_note (self, g_ptr_array_index (emptied, i));
 }
 
 /**
@@ -1110,8 +1156,14 @@ lwn_notifier_count_kept (LwnNotifier *self)
 {
   g_return_val_if_fail (LWN_IS_NOTIFIER (self), 0);
 
-  return g_hash_table_size (self->items) + (self->group != NULL) + self->grouped->len + (self->message != NULL) + (self->notice != NULL)
-         + g_hash_table_size (self->reminders);
+  GHashTableIter iter;
+  gpointer value;
+  guint n = g_hash_table_size (self->items) + (self->message != NULL) + (self->notice != NULL) + g_hash_table_size (self->reminders);
+
+  g_hash_table_iter_init (&iter, self->groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    n += 1 + ((LwnGroup *) value)->grouped->len;
+  return n;
 }
 
 gboolean

@@ -20,6 +20,7 @@ LwnNotifier *lwn_notifier_new           (GDBusConnection *bus);
 void         lwn_notifier_announce      (LwnNotifier *self,
                                          GPtrArray   *items,
                                          guint        max_single,
+                                         const char  *feed,
                                          const char  *site_name,
                                          const char  *site_url);
 void         lwn_notifier_withdraw      (LwnNotifier *self,

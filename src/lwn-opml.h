@@ -23,18 +23,20 @@ typedef struct
   char *site_url; /* (nullable) the web page the feed belongs to */
 } LwnOpmlFeed;
 
-GQuark lwn_opml_error_quark (void);
+/* clang-format off */
+GQuark       lwn_opml_error_quark (void);
 
-LwnOpmlFeed *lwn_opml_feed_new (const char *url,
-                                const char *title,
-                                const char *site_url);
-void lwn_opml_feed_free (LwnOpmlFeed *feed);
+LwnOpmlFeed *lwn_opml_feed_new    (const char  *url,
+                                   const char  *title,
+                                   const char  *site_url);
+void         lwn_opml_feed_free   (LwnOpmlFeed *feed);
 
-GPtrArray *lwn_opml_parse (GBytes *data,
-                           guint *n_skipped,
-                           GError **error);
-char *lwn_opml_write (GPtrArray *feeds,
-                      GDateTime *created);
+GPtrArray   *lwn_opml_parse       (GBytes      *data,
+                                   guint       *n_skipped,
+                                   GError     **error);
+char        *lwn_opml_write       (GPtrArray   *feeds,
+                                   GDateTime   *created);
+/* clang-format on */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LwnOpmlFeed, lwn_opml_feed_free)
 

@@ -6,11 +6,10 @@
 
 #include <glib/gi18n.h>
 
+#include "lwn-feeds-editor.h"
 #include "lwn-preferences-window.h"
 #include "lwn-window-accessible.h"
 #include "lwn-url.h"
-
-#define CUSTOM_FEED_ID "custom"
 
 struct _LwnPreferencesWindow
 {
@@ -19,15 +18,8 @@ struct _LwnPreferencesWindow
   GSettings *settings;
   char *interval_note;     /* the refresh row's own subtitle */
   char *extra_interval_id; /* a refresh interval set elsewhere that is not a choice */
-  gboolean syncing_entry;  /* the custom address is being set from the settings */
 
-  GtkLabel *feed_title;
-  GtkLabel *feed_subtitle;
-  GtkComboBoxText *feed_combo;
-  GtkWidget *custom_row;
-  GtkLabel *custom_title;
-  GtkEntry *custom_entry;
-  GtkLabel *custom_error;
+  LwnFeedsEditor *feeds_editor;
   GtkLabel *interval_title;
   GtkLabel *interval_subtitle;
   GtkComboBoxText *interval_combo;
@@ -65,19 +57,6 @@ enum
 };
 
 static guint signals[N_SIGNALS];
-
-/* These are LWN's own feeds. The window shows any other address as "Custom…". */
-/* clang-format off */
-static const struct
-{
-  const char *url;
-  const char *label;
-} feeds[] = {
-  { "https://lwn.net/headlines/rss",      N_("All headlines") },
-  { "https://lwn.net/headlines/Features", N_("Feature articles only") },
-  { "https://lwn.net/headlines/newrss",   N_("Alternative headlines feed") },
-};
-/* clang-format on */
 
 static const guint interval_choices[] = { 15 * 60, 30 * 60, 3600, 2 * 3600, 4 * 3600, 12 * 3600, 86400 };
 
@@ -221,156 +200,6 @@ row_focus_cb (GtkWidget *row,
   return moved;
 }
 
-/* Feed ---------------------------------------------------------------------- */
-
-static gboolean
-feed_get_mapping (GValue *value,
-                  GVariant *variant,
-                  gpointer user_data)
-{
-  const char *url = g_variant_get_string (variant, NULL);
-
-  for (gsize i = 0; i < G_N_ELEMENTS (feeds); i++)
-    if (g_str_equal (url, feeds[i].url))
-      {
-        g_value_set_string (value, feeds[i].url);
-        return TRUE;
-      }
-  g_value_set_string (value, CUSTOM_FEED_ID);
-  return TRUE;
-}
-
-/* Choosing "Custom…" writes nothing: the address applies when it is entered. */
-static GVariant *
-feed_set_mapping (const GValue *value,
-                  const GVariantType *expected_type,
-                  gpointer user_data)
-{
-  const char *id = g_value_get_string (value);
-
-  if (id == NULL || g_str_equal (id, CUSTOM_FEED_ID))
-    return NULL;
-  return g_variant_new_string (id);
-}
-
-static void
-feed_combo_changed_cb (GtkComboBox *combo,
-                       LwnPreferencesWindow *self)
-{
-  gtk_widget_set_visible (self->custom_row, g_strcmp0 (gtk_combo_box_get_active_id (combo), CUSTOM_FEED_ID) == 0);
-}
-
-/* Returns why @text cannot be a feed address, or NULL when it can be one. */
-static const char *
-feed_url_problem (const char *text)
-{
-  g_autoptr (GUri) uri = NULL;
-  const char *scheme;
-  const char *host;
-
-  if (*text == '\0')
-    return _ ("Enter the address of a feed.");
-
-  uri = g_uri_parse (text, G_URI_FLAGS_ENCODED, NULL);
-  if (uri == NULL)
-    return _ ("This is not a web address.");
-
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    return _ ("Only http:// and https:// addresses can be used.");
-
-  host = g_uri_get_host (uri);
-  if (host == NULL || *host == '\0')
-    return _ ("The address has no server name.");
-
-  if (!lwn_url_is_launchable (text))
-    return _ ("The address contains spaces or other characters that are not allowed.");
-  return NULL;
-}
-
-static void
-show_feed_url_problem (LwnPreferencesWindow *self,
-                       const char *problem)
-{
-  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self->custom_entry));
-
-  gtk_label_set_text (self->custom_error, problem != NULL ? problem : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->custom_error), problem != NULL);
-  gtk_entry_set_icon_from_icon_name (self->custom_entry, GTK_ENTRY_ICON_SECONDARY,
-                                     problem != NULL ? "dialog-error-symbolic" : NULL);
-  gtk_entry_set_icon_tooltip_text (self->custom_entry, GTK_ENTRY_ICON_SECONDARY, problem);
-  atk_object_set_description (gtk_widget_get_accessible (GTK_WIDGET (self->custom_entry)),
-                              problem != NULL ? problem : "");
-  if (problem != NULL)
-    gtk_style_context_add_class (context, GTK_STYLE_CLASS_ERROR);
-  else
-    gtk_style_context_remove_class (context, GTK_STYLE_CLASS_ERROR);
-}
-
-/* Shows the address in use, dropping whatever was typed and not applied. */
-static void
-revert_custom_entry (LwnPreferencesWindow *self)
-{
-  g_autofree char *url = g_settings_get_string (self->settings, "feed-url");
-
-  self->syncing_entry = TRUE;
-  gtk_entry_set_text (self->custom_entry, url);
-  self->syncing_entry = FALSE;
-  show_feed_url_problem (self, NULL);
-}
-
-static void
-settings_feed_url_changed_cb (GSettings *settings,
-                              const char *key,
-                              LwnPreferencesWindow *self)
-{
-  revert_custom_entry (self);
-}
-
-static void
-custom_entry_changed_cb (GtkEditable *editable,
-                         LwnPreferencesWindow *self)
-{
-  const char *text = gtk_entry_get_text (self->custom_entry);
-
-  if (self->syncing_entry)
-    return;
-
-  /* An empty field is not yet a mistake; pressing Enter on it is. */
-  show_feed_url_problem (self, *text == '\0' ? NULL : feed_url_problem (text));
-}
-
-static void
-custom_entry_activate_cb (GtkEntry *entry,
-                          LwnPreferencesWindow *self)
-{
-  const char *text = gtk_entry_get_text (entry);
-  const char *problem = feed_url_problem (text);
-
-  show_feed_url_problem (self, problem);
-  if (problem == NULL)
-    g_settings_set_string (self->settings, "feed-url", text);
-}
-
-/* Escape first takes back what was typed; only an unchanged field lets it close the window. */
-static gboolean
-custom_entry_key_press_cb (GtkWidget *entry,
-                           GdkEventKey *event,
-                           LwnPreferencesWindow *self)
-{
-  g_autofree char *url = NULL;
-
-  if (event->keyval != GDK_KEY_Escape || (event->state & gtk_accelerator_get_default_mod_mask ()) != 0)
-    return GDK_EVENT_PROPAGATE;
-
-  url = g_settings_get_string (self->settings, "feed-url");
-  if (g_str_equal (url, gtk_entry_get_text (GTK_ENTRY (entry))) && !gtk_widget_get_visible (GTK_WIDGET (self->custom_error)))
-    return GDK_EVENT_PROPAGATE;
-
-  revert_custom_entry (self);
-  return GDK_EVENT_STOP;
-}
-
 /* Refresh interval ------------------------------------------------------------ */
 
 static gboolean
@@ -466,10 +295,7 @@ lwn_preferences_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (lwn_preferences_window_parent_class)->constructed (object);
 
-  g_settings_bind_with_mapping (self->settings, "feed-url", self->feed_combo, "active-id",
-                                G_SETTINGS_BIND_DEFAULT, feed_get_mapping, feed_set_mapping, NULL, NULL);
-  g_signal_connect (self->settings, "changed::feed-url", G_CALLBACK (settings_feed_url_changed_cb), self);
-  revert_custom_entry (self);
+  lwn_feeds_editor_set_settings (self->feeds_editor, self->settings);
 
   g_settings_bind_with_mapping (self->settings, "refresh-interval", self->interval_combo, "active-id",
                                 G_SETTINGS_BIND_DEFAULT, interval_get_mapping, interval_set_mapping, self, NULL);
@@ -528,7 +354,6 @@ lwn_preferences_window_dispose (GObject *object)
   if (self->settings != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->settings, self);
-      g_settings_unbind (self->feed_combo, "active-id");
       g_settings_unbind (self->interval_combo, "active-id");
       g_settings_unbind (self->max_items_spin, "value");
       g_settings_unbind (self->icon_style_combo, "active-id");
@@ -588,14 +413,9 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   gtk_binding_entry_add_signal (binding_set, GDK_KEY_Escape, 0, "close", 0);
   gtk_binding_entry_add_signal (binding_set, GDK_KEY_w, GDK_CONTROL_MASK, "close", 0);
 
+  g_type_ensure (LWN_TYPE_FEEDS_EDITOR);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lwntray/LwnTray/lwn-preferences-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, feed_title);
-  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, feed_subtitle);
-  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, feed_combo);
-  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_row);
-  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_title);
-  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_entry);
-  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, custom_error);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, feeds_editor);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, interval_title);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, interval_subtitle);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, interval_combo);
@@ -614,21 +434,13 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_switch);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, autostart_title);
   gtk_widget_class_bind_template_callback (widget_class, row_focus_cb);
-  gtk_widget_class_bind_template_callback (widget_class, feed_combo_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, interval_combo_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, custom_entry_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, custom_entry_activate_cb);
-  gtk_widget_class_bind_template_callback (widget_class, custom_entry_key_press_cb);
 }
 
 static void
 lwn_preferences_window_init (LwnPreferencesWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  for (gsize i = 0; i < G_N_ELEMENTS (feeds); i++)
-    gtk_combo_box_text_append (self->feed_combo, feeds[i].url, _ (feeds[i].label));
-  gtk_combo_box_text_append (self->feed_combo, CUSTOM_FEED_ID, _ ("Custom…"));
 
   for (gsize i = 0; i < G_N_ELEMENTS (interval_choices); i++)
     {
@@ -640,8 +452,6 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
 
   self->interval_note = g_strdup (gtk_label_get_text (self->interval_subtitle));
 
-  label_control (self->feed_title, NULL);
-  label_control (self->custom_title, NULL);
   label_control (self->interval_title, self->interval_subtitle);
   label_control (self->notify_title, NULL);
   label_control (self->security_title, self->security_subtitle);
@@ -649,8 +459,6 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
   label_control (self->icon_style_title, NULL);
   label_control (self->subscriber_title, self->subscriber_subtitle);
   label_control (self->autostart_title, NULL);
-  atk_object_add_relationship (gtk_widget_get_accessible (GTK_WIDGET (self->custom_entry)), ATK_RELATION_DESCRIBED_BY,
-                               gtk_widget_get_accessible (GTK_WIDGET (self->custom_error)));
 }
 
 /**
@@ -700,9 +508,7 @@ lwn_preferences_window_set_overridden (LwnPreferencesWindow *self,
 
   if (g_str_equal (key, "feed-url"))
     {
-      gtk_widget_set_sensitive (GTK_WIDGET (self->feed_combo), !overridden);
-      gtk_widget_set_sensitive (GTK_WIDGET (self->custom_entry), !overridden);
-      set_subtitle (self->feed_subtitle, GTK_WIDGET (self->feed_combo), note);
+      lwn_feeds_editor_set_locked (self->feeds_editor, note);
     }
   else if (g_str_equal (key, "refresh-interval"))
     {

@@ -47,6 +47,9 @@ struct _LwnReader
   GPtrArray *retell;     /* its items, announced again once a save works */
   gboolean retell_first_run;
 
+  char *name;                     /* what the person calls the feed; NULL for its own title */
+  guint first_poll_delay_seconds; /* keeps the feeds of a set from polling at once */
+
   LwnReaderNowFunc now_func;
   gpointer now_data;
 };

@@ -12,6 +12,7 @@
 #include "lwn-feed-parser.h"
 #include "lwn-reader-private.h"
 #include "lwn-reader-reminders.h"
+#include "lwn-scheduler-private.h"
 #include "lwn-url.h"
 
 G_DEFINE_FINAL_TYPE (LwnReader, lwn_reader, G_TYPE_OBJECT)
@@ -742,7 +743,9 @@ start_polling (LwnReader *self)
     return;
 
   self->polling = TRUE;
-  lwn_scheduler_start (self->scheduler, 0);
+  /* A feed with nothing to show asks at once; one shown from its saved
+   * copy can wait its turn. */
+  lwn_scheduler_start (self->scheduler, self->feed != NULL ? self->first_poll_delay_seconds : 0);
 }
 
 static void
@@ -839,6 +842,7 @@ lwn_reader_finalize (GObject *object)
   LwnReader *self = LWN_READER (object);
 
   g_free (self->feed_url);
+  g_free (self->name);
   g_free (self->error);
   g_clear_pointer (&self->failed_at, g_date_time_unref);
   g_free (self->status);
@@ -1025,6 +1029,24 @@ lwn_reader_shutdown (LwnReader *self)
   g_clear_handle_id (&self->manual_id, g_source_remove);
   if (!lwn_store_save (self->store, &error))
     g_warning ("Could not save what was read: %s", error->message);
+}
+
+/**
+ * lwn_reader_close:
+ * @self: a #LwnReader
+ *
+ * Stops loading and the reader's own saves: for a feed the person stops
+ * following while the program runs on. The caller writes the store, off
+ * the main thread (lwn_store_save_async()).
+ */
+void
+lwn_reader_close (LwnReader *self)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  g_cancellable_cancel (self->cancellable);
+  lwn_reader_saver_stop (self->saver);
+  g_clear_handle_id (&self->manual_id, g_source_remove);
 }
 
 /**
@@ -1302,6 +1324,22 @@ lwn_reader_open (LwnReader *self,
 }
 
 /**
+ * lwn_reader_has_item:
+ * @self: a #LwnReader
+ * @item_id: an item id
+ *
+ * Returns: whether the feed shown holds @item_id
+ */
+gboolean
+lwn_reader_has_item (LwnReader *self,
+                     const char *item_id)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), FALSE);
+
+  return item_id != NULL && g_hash_table_contains (self->headline_by_id, item_id);
+}
+
+/**
  * lwn_reader_mark_all_read:
  * @self: a #LwnReader
  *
@@ -1469,6 +1507,78 @@ lwn_reader_dup_site_name (LwnReader *self)
   if (host == NULL || g_ascii_strcasecmp (host, "lwn.net") == 0 || g_ascii_strcasecmp (host, "www.lwn.net") == 0)
     return g_strdup ("LWN.net");
   return g_steal_pointer (&host);
+}
+
+/**
+ * lwn_reader_set_name:
+ * @self: a #LwnReader
+ * @name: (nullable): what the person calls the feed, or %NULL (or "") for
+ *   the feed's own title
+ *
+ * Names the feed in the views, in the status line and in notifications.
+ */
+void
+lwn_reader_set_name (LwnReader *self,
+                     const char *name)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  if (name != NULL && *name == '\0')
+    name = NULL;
+  if (g_strcmp0 (self->name, name) == 0)
+    return;
+  g_free (self->name);
+  self->name = g_strdup (name);
+  emit_changed (self);
+}
+
+/**
+ * lwn_reader_dup_name:
+ * @self: a #LwnReader
+ *
+ * Returns: (transfer full): the name the person gave the feed, else its own
+ *   title, as lwn_reader_dup_site_name() gives it
+ */
+char *
+lwn_reader_dup_name (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return self->name != NULL ? g_strdup (self->name) : lwn_reader_dup_site_name (self);
+}
+
+/**
+ * lwn_reader_set_network_monitor:
+ * @self: a #LwnReader
+ * @monitor: (nullable): the monitor to follow
+ *
+ * Shares one monitor between the feeds of a set, instead of each making its own.
+ */
+void
+lwn_reader_set_network_monitor (LwnReader *self,
+                                GNetworkMonitor *monitor)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  lwn_scheduler_set_network_monitor (self->scheduler, monitor);
+}
+
+/**
+ * lwn_reader_set_first_poll_delay:
+ * @self: a #LwnReader
+ * @seconds: how long after its saved copy is shown the feed first polls;
+ *   without a saved copy, it polls at once
+ *
+ * Keeps the feeds of a set from all polling at once; call before
+ * lwn_reader_start().
+ */
+void
+lwn_reader_set_first_poll_delay (LwnReader *self,
+                                 guint seconds)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  self->first_poll_delay_seconds = seconds;
 }
 
 /**

@@ -33,6 +33,7 @@ LwnReader     *lwn_reader_new                  (LwnStore   *store,
                                                 const char *feed_url);
 void           lwn_reader_start                (LwnReader  *self);
 void           lwn_reader_shutdown             (LwnReader  *self);
+void           lwn_reader_close                (LwnReader  *self);
 
 void           lwn_reader_set_feed_url         (LwnReader  *self,
                                                 const char *feed_url);
@@ -49,6 +50,8 @@ void           lwn_reader_refresh              (LwnReader  *self);
 char          *lwn_reader_open                 (LwnReader  *self,
                                                 const char *item_id);
 void           lwn_reader_mark_read            (LwnReader  *self,
+                                                const char *item_id);
+gboolean       lwn_reader_has_item             (LwnReader  *self,
                                                 const char *item_id);
 void           lwn_reader_mark_all_read        (LwnReader  *self);
 void           lwn_reader_mark_shown           (LwnReader  *self,
@@ -68,6 +71,13 @@ GListModel    *lwn_reader_get_headlines        (LwnReader  *self);
 guint          lwn_reader_get_n_unread         (LwnReader  *self);
 char          *lwn_reader_dup_site_url         (LwnReader  *self);
 char          *lwn_reader_dup_site_name        (LwnReader  *self);
+void           lwn_reader_set_name             (LwnReader  *self,
+                                                const char *name);
+char          *lwn_reader_dup_name             (LwnReader  *self);
+void           lwn_reader_set_network_monitor  (LwnReader  *self,
+                                                GNetworkMonitor *monitor);
+void           lwn_reader_set_first_poll_delay (LwnReader  *self,
+                                                guint       seconds);
 /* clang-format on */
 
 G_END_DECLS

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The panel icon and its menu: a view of the reading model. One menu item per headline id, kept while
+/* The panel icon and its menu: a view of the feeds followed, a section each when there are several. One menu item per headline id, kept while
  * the headline is shown, so that a click the tray host sends late still means the headline it showed;
  * commands are the application's actions. */
 
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -35,7 +37,7 @@ struct _LwnTray
   GObject parent_instance;
 
   GActionGroup *actions; /* the application's, which outlives the tray */
-  LwnReader *reader;
+  LwnFeedSet *feeds;
   guint max_items;
   LwnMenuMetrics menu_metrics; /* how tall the tray host draws the menu */
   guint update_id;
@@ -52,6 +54,7 @@ struct _LwnTray
 
   GtkWidget *message_item;    /* "Loading headlines…", or why there are none */
   GHashTable *headline_items; /* item id → GtkCheckMenuItem, for the headlines shown */
+  GHashTable *feed_items;     /* feed URL → its section's heading, with more than one feed */
   gboolean marking;           /* setting an unread mark, which GTK does by activating the item */
   GPtrArray *shown;           /* GtkMenuItem*, in menu order */
   GtkWidget *status_item;
@@ -485,6 +488,9 @@ place_headline_items (LwnTray *self,
   g_ptr_array_extend (self->shown, items, NULL, NULL);
 }
 
+static void drop_feed_headings (LwnTray *self,
+                                GPtrArray *items);
+
 static void
 show_message (LwnTray *self,
               const char *message)
@@ -492,6 +498,7 @@ show_message (LwnTray *self,
   g_autofree char *label = literal_label ("", message, 2 * LWN_TRAY_LABEL_CHARS);
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
 
+  drop_feed_headings (self, none);
   place_headline_items (self, none);
   item_set_label (self->message_item, label);
   item_set_visible (self->message_item, TRUE);
@@ -521,32 +528,109 @@ smallest_monitor_height (void)
 
 /* No host scrolls a tray menu that is too tall (GNOME's extension lets it run
  * off the screen, Qt splits it into columns), so the menu takes no more
- * headlines than leave the commands on screen; the window shows them all. */
+ * headlines than leave the commands on screen, the feeds' headings counted;
+ * the window shows them all. */
 static guint
-headlines_that_fit (LwnTray *self)
+headlines_that_fit (LwnTray *self,
+                    guint n_headings)
 {
-  guint fit = lwn_desktop_fit_menu_rows (&self->menu_metrics, smallest_monitor_height (), N_COMMAND_ROWS,
+  guint fit = lwn_desktop_fit_menu_rows (&self->menu_metrics, smallest_monitor_height (), N_COMMAND_ROWS + n_headings,
                                          N_COMMAND_SEPARATORS);
 
   return MIN (fit, self->max_items);
 }
 
+/* Shares @budget rows between the feeds a headline at a time, in turn, so
+ * that every feed shows its newest ones and a short feed leaves its rows to
+ * the others. */
 static void
-show_headlines (LwnTray *self)
+share_rows (guint *rows,
+            const guint *available,
+            guint n_feeds,
+            guint budget)
 {
-  GListModel *headlines = lwn_reader_get_headlines (self->reader);
-  guint n = MIN (g_list_model_get_n_items (headlines), headlines_that_fit (self));
-  g_autoptr (GPtrArray) items = g_ptr_array_new ();
-  GtkWidget *target = NULL;
-  guint n_unread = 0;
+  gboolean given = TRUE;
 
-  if (n == 0)
+  memset (rows, 0, n_feeds * sizeof (guint));
+  while (budget > 0 && given)
     {
-      show_message (self, _ ("No headlines"));
-      return;
+      given = FALSE;
+      for (guint i = 0; i < n_feeds && budget > 0; i++)
+        if (rows[i] < available[i])
+          {
+            rows[i]++;
+            budget--;
+            given = TRUE;
+          }
+    }
+}
+
+/* The heading of a feed's section: its name, and what it lacks. */
+static GtkWidget *
+feed_heading (LwnTray *self,
+              LwnReader *reader)
+{
+  const char *url = lwn_reader_get_feed_url (reader);
+  GtkWidget *item = g_hash_table_lookup (self->feed_items, url);
+  g_autofree char *name = lwn_reader_dup_name (reader);
+  g_autofree char *text = NULL;
+  g_autofree char *label = NULL;
+  LwnReaderState state = lwn_reader_get_state (reader);
+
+  if (item == NULL)
+    {
+      item = gtk_menu_item_new_with_label ("");
+      gtk_menu_item_set_use_underline (GTK_MENU_ITEM (item), TRUE);
+      gtk_widget_set_sensitive (item, FALSE);
+      gtk_widget_show (item);
+      g_hash_table_insert (self->feed_items, g_strdup (url), g_object_ref_sink (item));
     }
 
-  for (guint i = 0; i < n; i++)
+  if (state == LWN_READER_STATE_FAILED)
+    /* Translators: a feed's heading in the menu when it could not be loaded; %s is its name. */
+    text = g_strdup_printf (_ ("%s — could not load"), name);
+  else if (state == LWN_READER_STATE_LOADING)
+    /* Translators: a feed's heading in the menu before its first headlines; %s is its name. */
+    text = g_strdup_printf (_ ("%s — loading…"), name);
+  else if (g_list_model_get_n_items (lwn_reader_get_headlines (reader)) == 0)
+    /* Translators: a feed's heading in the menu when it has no headlines; %s is its name. */
+    text = g_strdup_printf (_ ("%s — no headlines"), name);
+  else
+    text = g_steal_pointer (&name);
+  label = literal_label ("", text, LWN_TRAY_LABEL_CHARS);
+  item_set_label (item, label);
+  return item;
+}
+
+/* Headings of feeds that are gone, or of the one feed left, leave the menu. */
+static void
+drop_feed_headings (LwnTray *self,
+                    GPtrArray *items)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->feed_items);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (!g_ptr_array_find (items, value, NULL))
+      {
+        g_ptr_array_remove (self->shown, value);
+        g_hash_table_iter_remove (&iter);
+      }
+}
+
+/* Adds @rows headlines of @reader to @items. */
+static void
+add_headline_items (LwnTray *self,
+                    LwnReader *reader,
+                    guint rows,
+                    GPtrArray *items,
+                    GtkWidget **target,
+                    gboolean *target_unread)
+{
+  GListModel *headlines = lwn_reader_get_headlines (reader);
+
+  for (guint i = 0; i < rows; i++)
     {
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
       const char *id = lwn_headline_get_id (headline);
@@ -555,6 +639,9 @@ show_headlines (LwnTray *self)
       GtkWidget *item = g_hash_table_lookup (self->headline_items, id);
       LwnFeedItem *feed_item = lwn_headline_get_item (headline);
 
+      /* An article two feeds carry is shown once, in the first. */
+      if (item != NULL && g_ptr_array_find (items, item, NULL))
+        continue;
       if (item == NULL)
         {
           item = new_headline_item (self, id);
@@ -574,29 +661,73 @@ show_headlines (LwnTray *self)
       item_set_sensitive (item, openable);
       g_ptr_array_add (items, item);
 
-      n_unread += unread ? 1 : 0;
-      /* Middle-click opens the newest unread headline, or the newest one. */
-      if (openable && (target == NULL || (unread && n_unread == 1)))
-        target = item;
+      /* Middle-click opens the newest unread headline of the first feed
+       * that has one, or the first feed's newest one. */
+      if (openable && (*target == NULL || (unread && !*target_unread)))
+        {
+          *target = item;
+          *target_unread = unread;
+        }
+    }
+}
+
+static void
+show_headlines (LwnTray *self)
+{
+  guint n_feeds = lwn_feed_set_get_n_feeds (self->feeds);
+  gboolean headed = n_feeds > 1;
+  g_autofree guint *available = g_new0 (guint, MAX (n_feeds, 1));
+  g_autofree guint *rows = g_new0 (guint, MAX (n_feeds, 1));
+  g_autoptr (GPtrArray) items = g_ptr_array_new ();
+  GtkWidget *target = NULL;
+  gboolean target_unread = FALSE;
+  guint total = 0;
+
+  for (guint i = 0; i < n_feeds; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+
+      if (lwn_reader_get_state (reader) == LWN_READER_STATE_READY)
+        available[i] = g_list_model_get_n_items (lwn_reader_get_headlines (reader));
+      total += available[i];
     }
 
+  if (total == 0 && !headed)
+    {
+      show_message (self, _ ("No headlines"));
+      return;
+    }
+
+  share_rows (rows, available, n_feeds, headlines_that_fit (self, headed ? n_feeds : 0));
+  for (guint i = 0; i < n_feeds; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+
+      if (headed)
+        g_ptr_array_add (items, feed_heading (self, reader));
+      add_headline_items (self, reader, rows[i], items, &target, &target_unread);
+    }
+
+  drop_feed_headings (self, items);
   place_headline_items (self, items);
   item_set_visible (self->message_item, FALSE);
   item_set_visible (self->mark_read_item, TRUE);
   /* The application's action knows about every headline, shown or not. */
   item_set_sensitive (self->mark_read_item, g_action_group_get_action_enabled (self->actions, "mark-all-read"));
   set_middle_click_target (self, target);
-  set_unread_count (self, lwn_reader_get_n_unread (self->reader));
+  set_unread_count (self, lwn_feed_set_get_n_unread (self->feeds));
 }
 
+/* "Open LWN.net", or the first feed's site, whose headlines come first. */
 static void
 show_site (LwnTray *self)
 {
-  g_autofree char *name = lwn_reader_dup_site_name (self->reader);
-  g_autofree char *url = lwn_reader_dup_site_url (self->reader);
+  LwnReader *first = lwn_feed_set_get_reader (self->feeds, 0);
+  g_autofree char *name = first != NULL ? lwn_reader_dup_site_name (first) : NULL;
+  g_autofree char *url = first != NULL ? lwn_reader_dup_site_url (first) : NULL;
   g_autofree char *label = NULL;
 
-  if (g_strcmp0 (name, "LWN.net") == 0)
+  if (name == NULL || g_strcmp0 (name, "LWN.net") == 0)
     label = g_strdup (_ ("_Open LWN.net"));
   else
     {
@@ -609,14 +740,73 @@ show_site (LwnTray *self)
   item_set_sensitive (self->site_item, url != NULL);
 }
 
+/* The state of the menu as a whole: headlines as soon as one feed has
+ * some (or with several feeds, their headings), "Loading" until then, and
+ * the reason when every feed failed. */
+static LwnReaderState
+overall_state (LwnTray *self)
+{
+  guint n = lwn_feed_set_get_n_feeds (self->feeds);
+  gboolean all_failed = n > 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      LwnReaderState state = lwn_reader_get_state (lwn_feed_set_get_reader (self->feeds, i));
+
+      if (state == LWN_READER_STATE_READY || (state == LWN_READER_STATE_FAILED && n > 1))
+        return LWN_READER_STATE_READY;
+      all_failed &= state == LWN_READER_STATE_FAILED;
+    }
+  return all_failed ? LWN_READER_STATE_FAILED : LWN_READER_STATE_LOADING;
+}
+
+static gboolean
+any_refreshing (LwnTray *self)
+{
+  for (guint i = 0; i < lwn_feed_set_get_n_feeds (self->feeds); i++)
+    if (lwn_reader_get_refreshing (lwn_feed_set_get_reader (self->feeds, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* The status line: the first feed's, after the names of the feeds whose
+ * last update failed, so that a feed that stopped updating says so. */
+static char *
+dup_status (LwnTray *self)
+{
+  guint n = lwn_feed_set_get_n_feeds (self->feeds);
+  LwnReader *first = lwn_feed_set_get_reader (self->feeds, 0);
+  g_autoptr (GPtrArray) failed = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *names = NULL;
+
+  if (n <= 1)
+    return first != NULL ? g_strdup (lwn_reader_get_status (first)) : NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+
+      if (lwn_reader_get_error (reader) != NULL)
+        g_ptr_array_add (failed, lwn_reader_dup_name (reader));
+    }
+  if (failed->len == 0)
+    return g_strdup (lwn_reader_get_status (first));
+
+  g_ptr_array_add (failed, NULL);
+  names = g_strjoinv (", ", (char **) failed->pdata);
+  /* Translators: the menu's status line; %s lists the names of the feeds, e.g. "LWN.net, Debian News". */
+  return g_strdup_printf (ngettext ("Update failed: %s", "Updates failed: %s", failed->len - 1), names);
+}
+
 static gboolean
 update_cb (gpointer user_data)
 {
   LwnTray *self = user_data;
-  LwnReaderState state = lwn_reader_get_state (self->reader);
-  gboolean refreshing = lwn_reader_get_refreshing (self->reader);
-  const char *status = lwn_reader_get_status (self->reader);
+  LwnReaderState state = overall_state (self);
+  gboolean refreshing = any_refreshing (self);
+  g_autofree char *status = dup_status (self);
   g_autofree char *status_label = NULL;
+  LwnReader *first = lwn_feed_set_get_reader (self->feeds, 0);
 
   self->update_id = 0;
 
@@ -624,16 +814,18 @@ update_cb (gpointer user_data)
    * shows it there: otherwise "Refresh now" or "Retry" against a slow server
    * would look like a click that did nothing. */
   if (refreshing && state != LWN_READER_STATE_LOADING)
-    /* Translators: the menu's status line while the feed is being fetched. */
-    status = _ ("Refreshing…");
+    {
+      g_free (status);
+      /* Translators: the menu's status line while the feed is being fetched. */
+      status = g_strdup (_ ("Refreshing…"));
+    }
 
   if (state == LWN_READER_STATE_READY)
     show_headlines (self);
-  else if (state == LWN_READER_STATE_FAILED)
+  else if (state == LWN_READER_STATE_FAILED && first != NULL)
     {
       /* Translators: %s is the reason, e.g. "HTTP status 404". */
-      g_autofree char *message = g_strdup_printf (_ ("Could not load headlines: %s"),
-                                                  lwn_reader_get_error (self->reader));
+      g_autofree char *message = g_strdup_printf (_ ("Could not load headlines: %s"), lwn_reader_get_error (first));
 
       show_message (self, message);
     }
@@ -668,8 +860,8 @@ lwn_tray_schedule_update (LwnTray *self)
 }
 
 static void
-reader_changed_cb (LwnReader *reader,
-                   LwnTray *self)
+feeds_changed_cb (LwnFeedSet *feeds,
+                  LwnTray *self)
 {
   lwn_tray_schedule_update (self);
 }
@@ -685,17 +877,18 @@ lwn_tray_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (gdk_display_get_default (), self);
   if (gdk_screen_get_default () != NULL)
     g_signal_handlers_disconnect_by_data (gdk_screen_get_default (), self);
-  if (self->reader != NULL)
-    g_signal_handlers_disconnect_by_data (self->reader, self);
+  if (self->feeds != NULL)
+    g_signal_handlers_disconnect_by_data (self->feeds, self);
   if (self->actions != NULL)
     g_signal_handlers_disconnect_by_data (self->actions, self);
-  g_clear_object (&self->reader);
+  g_clear_object (&self->feeds);
   self->actions = NULL;
   if (self->indicator != NULL)
     g_signal_handlers_disconnect_by_data (self->indicator, self);
   g_clear_object (&self->indicator);
   g_clear_pointer (&self->icon_theme_path, g_free);
   g_clear_pointer (&self->headline_items, g_hash_table_unref);
+  g_clear_pointer (&self->feed_items, g_hash_table_unref);
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   if (self->menu != NULL)
     gtk_widget_destroy (GTK_WIDGET (self->menu));
@@ -732,6 +925,7 @@ lwn_tray_init (LwnTray *self)
   self->max_items = 20;
   lwn_desktop_get_menu_metrics (lwn_desktop_get_current (), &self->menu_metrics);
   self->headline_items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, destroy_menu_item);
+  self->feed_items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, destroy_menu_item);
   self->shown = g_ptr_array_new ();
 }
 
@@ -780,7 +974,7 @@ lwn_tray_set_host_present (LwnTray *self,
  * @actions: the application's actions, which the menu's commands activate:
  *   "open-headline" (an item id), "refresh", "mark-all-read", "open-site",
  *   "quit", and the boolean state of "autostart"
- * @reader: the reading model the menu shows
+ * @feeds: the feeds the menu shows
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
  *   icons in, for a program run from its source tree
  *
@@ -791,23 +985,23 @@ lwn_tray_set_host_present (LwnTray *self,
  */
 LwnTray *
 lwn_tray_new (GActionGroup *actions,
-              LwnReader *reader,
+              LwnFeedSet *feeds,
               const char *icon_theme_path)
 {
   LwnTray *self;
 
   g_return_val_if_fail (G_IS_ACTION_GROUP (actions), NULL);
-  g_return_val_if_fail (LWN_IS_READER (reader), NULL);
+  g_return_val_if_fail (LWN_IS_FEED_SET (feeds), NULL);
 
   self = g_object_new (LWN_TYPE_TRAY, NULL);
   /* Not a reference: the application owns the tray. */
   self->actions = actions;
-  self->reader = g_object_ref (reader);
+  self->feeds = g_object_ref (feeds);
   self->icon_theme_path = g_strdup (icon_theme_path);
   build_menu (self);
   show_autostart_state (self);
   g_signal_connect (actions, "action-state-changed", G_CALLBACK (action_state_changed_cb), self);
-  g_signal_connect (reader, "changed", G_CALLBACK (reader_changed_cb), self);
+  g_signal_connect (feeds, "changed", G_CALLBACK (feeds_changed_cb), self);
   /* A monitor plugged in or out changes how many headlines fit. */
   g_signal_connect_swapped (gdk_display_get_default (), "monitor-added", G_CALLBACK (lwn_tray_schedule_update), self);
   g_signal_connect_swapped (gdk_display_get_default (), "monitor-removed", G_CALLBACK (lwn_tray_schedule_update), self);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The panel icon and its menu (AppIndicator over StatusNotifierItem): a view of the reading model. */
+/* The panel icon and its menu (AppIndicator over StatusNotifierItem): a view of the feeds followed. */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "lwn-reader.h"
+#include "lwn-feed-set.h"
 
 G_BEGIN_DECLS
 
@@ -17,7 +17,7 @@ G_DECLARE_FINAL_TYPE (LwnTray, lwn_tray, LWN, TRAY, GObject)
 /* clang-format off */
 void      lwn_tray_patch_session_bus_init (GDBusConnection *session_bus);
 LwnTray  *lwn_tray_new               (GActionGroup    *actions,
-                                      LwnReader       *reader,
+                                      LwnFeedSet      *feeds,
                                       const char      *icon_theme_path);
 void      lwn_tray_set_max_items     (LwnTray         *self,
                                       guint            max_items);

@@ -229,6 +229,7 @@ class FeedServer:
         self.requests = []
         self.gate = threading.Event()
         self.gate.set()
+        self.pages = {}
         self.httpd, self.thread = serve_http(self, port)
 
     @property
@@ -256,7 +257,10 @@ class FeedServer:
         with self.lock:
             body, etag, status, malformed = self.body, self.etag, self.status, self.malformed
         headers = {"Content-Type": "application/rdf+xml"}
-        if request.path != FEED_PATH:
+        if request.path in self.pages:
+            headers["Content-Type"], body = self.pages[request.path]
+            status = 200
+        elif request.path != FEED_PATH:
             status, body = 404, b"not found"
             headers["Content-Type"] = "text/plain"
         elif status is not None:
@@ -301,6 +305,11 @@ class FeedServer:
             self.etag = '"lwn-%d"' % self.generation if etag else None
             self.status = None
             self.malformed = False
+
+    def add_page(self, path, content_type, body):
+        """Serves body as it is at path, beside the feed: a web page, say."""
+        with self.lock:
+            self.pages[path] = (content_type, body)
 
     def fail(self, status=500):
         with self.lock:
@@ -844,6 +853,8 @@ REFRESHING = "Refreshing" + ELLIPSIS
 STATUS_PREFIXES = (
     "Updated ",
     "Last update failed: ",
+    "Update failed: ",
+    "Updates failed: ",
     "Up to date",
     "Notifications paused: ",
     "The feed is gone",

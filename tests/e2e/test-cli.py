@@ -6,8 +6,10 @@ local http:// feeds and checks output, exit codes and the one-line error contrac
 import http.server
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import threading
 import traceback
 
@@ -146,6 +148,78 @@ def test_no_display():
     assert "'%s' --print" % os.path.realpath(BINARY) in lines[0], lines
 
 
+def test_print_several(base):
+    """Several --feed-url: each feed under a "# Title (URL)" line, in the order given;
+    a feed that fails says so in one line and the others are still printed."""
+    atom = "file://" + os.path.join(DATA, "atom.xml")
+    feeds = [base + "/headlines/rss", atom, base + "/error"]
+    result = run("--print", *[arg for url in feeds for arg in ("--feed-url", url)])
+    assert result.returncode == 1, result
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("lwn-tray: could not load %s: " % feeds[2]), lines
+    blocks = result.stdout.split("\n\n")
+    assert len(blocks) == 2, result.stdout
+    assert blocks[0].splitlines()[0] == "# LWN.net (%s)" % feeds[0], blocks[0]
+    assert len(blocks[0].splitlines()) == 16
+    assert blocks[1].splitlines()[0] == "# Example & Co. Blog (%s)" % atom, blocks[1]
+    assert blocks[1].splitlines()[1].startswith("Caf\u00e9 tales\t"), blocks[1]
+
+
+def test_json_several(base):
+    """Several feeds as JSON: an array of the one-feed documents, each with its url,
+    and an error in place of the items of a feed that failed."""
+    result = run("--json", "--feed-url", base + "/headlines/rss", "--feed-url", base + "/nothing")
+    assert result.returncode == 1, result
+    feeds = json.loads(result.stdout)
+    assert [feed["url"] for feed in feeds] == [base + "/headlines/rss", base + "/nothing"]
+    assert feeds[0]["title"] == "LWN.net" and len(feeds[0]["items"]) == 15, feeds[0].keys()
+    assert set(feeds[1]) == {"url", "error"} and "404" in feeds[1]["error"], feeds[1]
+
+
+def opml_env(tmp):
+    return dict(
+        os.environ,
+        LC_ALL="C.UTF-8",
+        GSETTINGS_BACKEND="keyfile",
+        XDG_CONFIG_HOME=os.path.join(tmp, "config"),
+    )
+
+
+def test_opml_round_trip():
+    """--import-opml adds a list's feeds to those followed, once, and says so;
+    --export-opml prints them back as OPML 2.0; a bad list is one line and
+    changes nothing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = opml_env(tmp)
+
+        def cli(*args):
+            return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=60, env=env)
+
+        exported = cli("--export-opml")
+        assert exported.returncode == 0, exported
+        assert 'xmlUrl="https://lwn.net/headlines/rss"' in exported.stdout, exported.stdout
+
+        liferea = os.path.join(DATA, "opml", "liferea.opml")
+        result = cli("--import-opml", liferea)
+        assert result.returncode == 0, result
+        assert result.stdout == "Added 3 feeds; 1 was followed already\n", result.stdout
+        again = cli("--import-opml", liferea)
+        assert again.stdout == "Added 0 feeds; 4 were followed already\n", again.stdout
+
+        before = cli("--export-opml").stdout
+        for bad in ("bad-not-opml.opml", "bad-truncated.opml", "no-such-file.opml"):
+            result = cli("--import-opml", os.path.join(DATA, "opml", bad))
+            lines = result.stderr.splitlines()
+            assert result.returncode == 1 and len(lines) == 1, result
+            assert lines[0].startswith("lwn-tray: could not import "), lines
+        after = cli("--export-opml").stdout
+        strip = lambda text: re.sub(r"<dateCreated>.*</dateCreated>", "", text)
+        assert strip(after) == strip(before), "a bad list changed the feeds"
+        for url in ("https://www.debian.org/News/news", "https://www.kernel.org/feeds/kdist.xml"):
+            assert 'xmlUrl="%s"' % url in after, after
+        assert 'text="Planet GNOME &amp; friends"' in after, after
+
+
 def test_bad_option():
     result = run("--no-such-option")
     assert result.returncode != 0 and len(result.stderr.strip().splitlines()) == 1, result
@@ -167,6 +241,9 @@ def main():
         ("--help", test_help),
         ("unknown option", test_bad_option),
         ("no display: one line, exit 1", test_no_display),
+        ("--print of several feeds, labelled", lambda: test_print_several(base)),
+        ("--json of several feeds, an array", lambda: test_json_several(base)),
+        ("OPML in and out, bad lists change nothing", test_opml_round_trip),
     ]
     print("1..%d" % len(tests))
     failed = 0

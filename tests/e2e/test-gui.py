@@ -27,6 +27,7 @@ COMMANDS = ["Refresh now", "Mark all as read", "Open LWN.net", "Quit"]
 # Long enough to notice a repeated or late notification, short enough to keep the
 # suite quick.
 SETTLE = 1.0
+EM_DASH = "\u2014"
 # How long no tray host may be on the bus before the applet says so.
 NO_TRAY_GRACE_SECONDS = 5
 
@@ -921,8 +922,11 @@ APP_ID = e2e.APP_ID
 
 
 def test_settings_live(s):
-    """Changing feed-url in GSettings loads the new feed at once and shows only its
-    headlines; changing refresh-interval reschedules the pending refresh."""
+    """The feeds in GSettings apply at once: a feed-url of before becomes the list at
+    the first start, a new list loads its feeds and drops those it left out, and with
+    several feeds the menu gives each a section under its name, says which feeds
+    failed in the status line and which in their heading, and counts all their
+    unread headlines; changing refresh-interval reschedules the pending refresh."""
     first = [current(937080, "Headline of the first feed")]
     second = [current(937090, "Headline of the second feed"), current(937091, "Another of the second feed")]
     s.server.set_items(first)
@@ -933,15 +937,33 @@ def test_settings_live(s):
         applet = s.start(use_settings=True)
         menu = applet.menu()
         wait_headlines(menu, first)
+        assert s.gsettings("get", SCHEMA, "feeds").strip() == "[('%s', '', true)]" % s.server.url
 
-        s.gsettings("set", SCHEMA, "feed-url", other.url)
+        s.gsettings("set", SCHEMA, "feeds", "[('%s', '', true)]" % other.url)
         wait_headlines(menu, second, what="the second feed's headlines after the switch")
         assert len(other.answered()) >= 1
 
+        dead = "http://127.0.0.1:9/feed"
+        s.gsettings(
+            "set",
+            SCHEMA,
+            "feeds",
+            "[('%s', 'First', true), ('%s', 'Second', true), ('%s', 'Dead', true)]" % (s.server.url, other.url, dead),
+        )
+        expected = ["First"] + [shown(item) for item in first] + ["Second"] + [shown(item) for item in second]
+        expected.append("Dead " + EM_DASH + " could not load")
+        menu.wait(lambda entries: headline_labels(entries) == expected, "a section per feed, the dead one said so")
+        menu.wait(lambda entries: status_line(entries)["label"] == "Update failed: Dead", "the status line naming it")
+        e2e.wait_for(lambda: applet.prop("Title") == "LWN.net " + EM_DASH + " 3 unread", "three unread in all")
+        headings = [entry for entry in split(menu.visible_items())[0] if not entry.get("toggle-type")]
+        assert [entry["label"] for entry in headings] == ["First", "Second", "Dead " + EM_DASH + " could not load"]
+        assert all(entry.get("enabled") is False for entry in headings), headings
+
         s.gsettings("set", SCHEMA, "refresh-interval", "7200")
         e2e.wait_for(lambda: "Next refresh in 7200 s" in applet.log(), "the refresh rescheduled to 7200 s")
-        s.gsettings("set", SCHEMA, "max-items", "1")
-        wait_headlines(menu, second[:1], what="one headline after max-items=1")
+        s.gsettings("set", SCHEMA, "max-items", "2")
+        two = ["First", shown(first[0]), "Second", shown(second[0]), "Dead " + EM_DASH + " could not load"]
+        menu.wait(lambda entries: headline_labels(entries) == two, "one headline each after max-items=2")
         stop_ok(applet)
     finally:
         other.close()
@@ -1178,7 +1200,7 @@ TESTS = [
     ("a tray that restarts within the grace period is not missing; KDE's advice", test_no_watcher_grace),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("a host that leaves after registering is not taken for one that refused", test_host_gone_after_registering),
-    ("settings apply live: feed-url, refresh-interval, max-items", test_settings_live),
+    ("settings apply live: the feeds, refresh-interval, max-items", test_settings_live),
     ("the panel icon: symbolic on GNOME and KDE, colour elsewhere, as set", test_icon_style),
     ("Start at login writes, removes and reflects the autostart entry", test_start_at_login),
     ("Start at login clicked fast ends as clicked; a failure says why and unticks", test_start_at_login_fast_and_failing),

@@ -788,6 +788,56 @@ def test_reader_asks_closed_window(s):
     assert_healthy(applet)
 
 
+def test_several_feeds(s):
+    """With two feeds the header bar's title is the list of feeds, "All feeds" first, each
+    with its unread count; a feed shows its own rows, "All feeds" every feed's rows one
+    feed after the other, and a search there finds the rows of either feed."""
+    first = [e2e.headline(958001, "First feed news"), e2e.headline(958002, "First feed more")]
+    second = [e2e.headline(958101, "Second feed news"), e2e.headline(958102, "Second feed more")]
+    s.server.set_items(first)
+    other = e2e.FeedServer()
+    try:
+        other.set_items(second)
+        applet = s.start("--feed-url", other.url)
+        menu = applet.menu()
+        menu.wait(
+            lambda entries: [entry["label"] for entry in entries].count(e2e.BULLET + "Second feed more") == 1,
+            "both feeds in the menu",
+        )
+        app = s.application(applet)
+        menu.click(SHOW_HEADLINES)
+        window = wait_window(app)
+        wait_row_names(window, [item["title"] + UNREAD for item in first], "the first feed's rows")
+        chooser = window.find(role=Role.COMBO_BOX, name="Feed", showing_only=True)
+        entries = lambda: [item.name for item in chooser.children()[0].children()]
+        atspi.wait_for(lambda: entries() == ["All feeds (4)", "LWN.net (2)", "LWN.net (2)"], "the feeds listed")
+
+        chooser.select_child(0)
+        every = [item["title"] + UNREAD for item in first + second]
+        wait_row_names(window, every, "every feed's rows")
+        assert window.find(role=Role.TOGGLE_BUTTON, name="Search", showing_only=True).do_action("Click")
+        entry = atspi.wait_for(lambda: search_entry(window), "the search entry")
+        entry.set_text("news")
+        atspi.wait_for(
+            lambda: shown_row_names(window) == [first[0]["title"] + UNREAD, second[0]["title"] + UNREAD],
+            "a match in each feed",
+        )
+        entry.set_text("")
+        atspi.wait_for(lambda: len(shown_row_names(window)) == 4, "every row once the search is empty")
+
+        chooser.select_child(2)
+        wait_row_names(window, [item["title"] + UNREAD for item in second], "the second feed's rows")
+        tracker = atspi.FocusTracker(s.a11y)
+        focus_row(tracker, row_named(window, second[0]["title"]))
+        s.a11y.key("Return")
+        tracker.close()
+        assert s.recorder.wait_count(1) == [second[0]["link"]], s.recorder.urls()
+        atspi.wait_for(lambda: entries()[0] == "All feeds (3)", "one read in all")
+        assert_healthy(applet)
+    finally:
+        other.close()
+
+
 TESTS = [
     ("rows named and described; a summary link and a row each open their own URL", test_rows_and_links),
     ("--show presents one window; loading page; arrows, Ctrl+R, Escape, Ctrl+W", test_loading_show_and_keyboard),
@@ -801,6 +851,7 @@ TESTS = [
     ("without a tray, the first close says the applet runs on, once", test_no_tray_close_tells_once),
     ("search: filter as one types, count, no match, a refresh, Enter, Escape", test_search),
     ("search a 1,200-item feed for its last headline, then clear it", test_search_large),
+    ("several feeds: one at a time or all, searched across", test_several_feeds),
     ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),
 ]
 

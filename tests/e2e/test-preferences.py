@@ -117,8 +117,11 @@ def test_open_and_label(s):
     controls = [node for node in window.walk(showing_only=True) if node.role in INTERACTIVE]
     named = {(node.role, node.name) for node in controls}
     for role, name in (
-        (Role.COMBO_BOX, "Feed"),
-        (Role.TEXT, "Feed address"),
+        (Role.TEXT, "Add a feed"),
+        (Role.TOGGLE_BUTTON, "Notifications from 127.0.0.1"),
+        (Role.PUSH_BUTTON, "Remove 127.0.0.1"),
+        (Role.PUSH_BUTTON, "Import OPML" + e2e.ELLIPSIS),
+        (Role.PUSH_BUTTON, "Export OPML" + e2e.ELLIPSIS),
         (Role.COMBO_BOX, "Refresh every"),
         (Role.TOGGLE_BUTTON, "Notify about new headlines"),
         (Role.TOGGLE_BUTTON, "Notify about \u201cSecurity updates\u201d lists"),
@@ -132,7 +135,9 @@ def test_open_and_label(s):
     for node in controls:
         assert node.name.strip(), "a nameless control: %r" % node
         if node.role == int(Role.PUSH_BUTTON):
-            continue  # the header bar's own window buttons
+            continue  # window buttons, and buttons named by what they do
+        if node.name.startswith("Notifications from "):
+            continue  # a feed's switch, named after its feed and what it does
         labels = node.labelled_by()
         assert labels and labels[0].name == node.name, (node, labels)
 
@@ -149,8 +154,13 @@ def test_keyboard(s):
     app, window = open_preferences(s, applet, menu)
     tracker = atspi.FocusTracker(s.a11y)
     focus_window(s, window, tracker)
+    # The header bar's window buttons take no focus; a button that cannot act takes none either.
     expected = {
-        node for node in window.walk(showing_only=True) if node.role in INTERACTIVE and node.role != Role.PUSH_BUTTON
+        node
+        for node in window.walk(showing_only=True)
+        if node.role in INTERACTIVE
+        and node.sensitive
+        and not (node.role == Role.PUSH_BUTTON and node.name in ("Minimize", "Maximize", "Close"))
     }
 
     for key, modifiers in (("Tab", ()), ("ISO_Left_Tab", ("Shift",))):
@@ -229,54 +239,100 @@ def test_max_items_and_outside_changes(s):
     applet.assert_alive()
 
 
-def test_custom_feed(s):
-    """A feed of its own: the address is checked as it is typed, the reason shown under it and
-    given as the entry's description; nothing applies before Enter; Enter applies a
-    good address and the applet loads it; Escape first takes back an unapplied edit
-    and only then closes the window."""
+def feeds_setting(s):
+    return setting(s, "feeds")
+
+
+def test_feeds(s):
+    """The feeds: an address is checked as it is typed, the reason shown under it and
+    given as the entry's description; nothing is added before Enter. Enter on a web
+    page's address finds the feed the page names, loads it once and adds it under its
+    title; the applet follows it at once, in a section of its own. A feed moves with
+    its buttons, the focus staying on the button; Remove takes a feed away with an
+    Undo that brings it back where it was; a feed's switch turns its notifications
+    off. Escape first takes back what was typed, and only then closes the window."""
     applet, menu = start(s)
     other = e2e.FeedServer()
     try:
-        other.set_items(items(2, 939000, "Custom feed headline %d"))
+        other.set_items(items(2, 939000, "Other feed headline %d"))
+        page = "http://127.0.0.1:%d/blog/" % other.port
+        other.add_page(
+            "/blog/",
+            "text/html; charset=utf-8",
+            b'<!DOCTYPE html><html><head><title>A blog</title>'
+            b'<link rel="alternate" type="application/rss+xml" title="Posts" href="/headlines/rss">'
+            b"</head><body><p>Posts</p></body></html>",
+        )
         app, window = open_preferences(s, applet, menu)
-        feed = control(window, Role.COMBO_BOX, "Feed")
-        assert feed.selected_child().name == "Custom" + e2e.ELLIPSIS, feed.selected_child()
-        entry = control(window, Role.TEXT, "Feed address")
-        assert entry.showing and entry.text == s.server.url, entry.text
+        entry = control(window, Role.TEXT, "Add a feed")
+        before = feeds_setting(s)
+        assert before == "[('%s', '', true)]" % s.server.url, before
 
         entry.set_text("ftp://x")
         error = e2e.wait_for(
-            lambda: [node for node in window.walk(showing_only=True) if node.role == Role.LABEL and "http" in node.name],
+            lambda: [
+                node
+                for node in window.walk(showing_only=True)
+                if node.role == Role.LABEL and node.name.startswith("Only http")
+            ],
             "an inline error",
         )[0]
         assert entry.description == error.name, (entry.description, error.name)
         assert error in entry.described_by(), entry.relations()
-
         assert entry.grab_focus()
         s.a11y.key("Return")
         time.sleep(SETTLE)
-        assert setting(s, "feed-url") == "'%s'" % s.server.url, "a bad address was applied"
+        assert feeds_setting(s) == before, "a bad address was added"
 
-        entry.set_text(other.url)
+        entry.set_text(page)
         e2e.wait_for(lambda: entry.description == "", "the error cleared for a good address")
-        assert not error.showing
         time.sleep(SETTLE)
-        assert setting(s, "feed-url") == "'%s'" % s.server.url, "applied before Enter"
+        assert feeds_setting(s) == before, "added before Enter"
         s.a11y.key("Return")
-        e2e.wait_for(lambda: setting(s, "feed-url") == "'%s'" % other.url, "the custom address applied")
-        other.wait_answered(1)
+        e2e.wait_for(lambda: other.url in feeds_setting(s), "the page's feed added")
+        assert feeds_setting(s) == "[('%s', '', true), ('%s', 'LWN.net', true)]" % (s.server.url, other.url)
+        e2e.wait_for(lambda: entry.text == "", "the entry emptied")
+        assert entry.description.startswith("Added "), entry.description
         menu.wait(
-            lambda entries: headline_labels(entries)
-            and all("Custom feed headline" in label for label in headline_labels(entries)),
-            "the custom feed's headlines",
+            lambda entries: any("Other feed headline" in label for label in headline_labels(entries)),
+            "the new feed's headlines in the menu",
         )
-        assert feed.selected_child().name == "Custom" + e2e.ELLIPSIS
 
-        entry.set_text("ftp://y")
+        # Both feeds are named after the host; the second's buttons say so too.
+        removes = e2e.wait_for(lambda: window.find_all(role=Role.PUSH_BUTTON, name="Remove 127.0.0.1") or None, "rows")
+        assert len(removes) == 1, "one row is called LWN.net, the other after its host"
+        down = control(window, Role.PUSH_BUTTON, "Move 127.0.0.1 down")
+        assert down.do_action("Click")
+        e2e.wait_for(
+            lambda: feeds_setting(s) == "[('%s', 'LWN.net', true), ('%s', '', true)]" % (other.url, s.server.url),
+            "the first feed moved down",
+        )
+        up = e2e.wait_for(lambda: window.find(role=Role.PUSH_BUTTON, name="Move 127.0.0.1 up"), "its up button")
+        assert e2e.wait_for(lambda: up.focused or None, "the focus on the moved feed's button")
+
+        switch = control(window, Role.TOGGLE_BUTTON, "Notifications from LWN.net")
+        assert switch.checked
+        switch.do_action("Toggle")
+        e2e.wait_for(lambda: "'LWN.net', false" in feeds_setting(s), "the feed's notifications off")
+
+        remove = control(window, Role.PUSH_BUTTON, "Remove LWN.net")
+        assert remove.do_action("Click")
+        e2e.wait_for(lambda: feeds_setting(s) == "[('%s', '', true)]" % s.server.url, "the feed removed")
+        undo = e2e.wait_for(lambda: window.find(role=Role.PUSH_BUTTON, name="Undo", showing_only=True), "Undo")
+        last = e2e.wait_for(lambda: window.find(role=Role.PUSH_BUTTON, name="Remove 127.0.0.1"), "the one row")
+        assert not last.sensitive, "the last feed can be removed"
+        assert undo.do_action("Click")
+        e2e.wait_for(
+            lambda: feeds_setting(s) == "[('%s', 'LWN.net', false), ('%s', '', true)]" % (other.url, s.server.url),
+            "the feed back where it was, as it was",
+        )
+
+        entry = control(window, Role.TEXT, "Add a feed")
+        entry.set_text("https://example.org/typed")
+        assert entry.grab_focus()
         s.a11y.key("Escape")
-        e2e.wait_for(lambda: entry.text == other.url, "Escape to take the edit back")
+        e2e.wait_for(lambda: entry.text == "", "Escape to take the typing back")
         assert windows(app), "the first Escape closed the window"
-        assert entry.description == ""
         s.a11y.key("Escape")
         e2e.wait_for(lambda: not windows(app), "the second Escape to close the window")
         applet.assert_alive()
@@ -327,11 +383,11 @@ def test_start_at_login(s):
 def test_overrides(s):
     """--feed-url, --interval and --no-notify: their controls are insensitive and say
     why, while still showing the settings, which apply again on the next run."""
-    s.gsettings("set", SCHEMA, "feed-url", "https://lwn.net/headlines/Features")
+    s.gsettings("set", SCHEMA, "feeds", "[('https://lwn.net/headlines/Features', 'Features', true)]")
     applet, menu = start(s, None, "--no-notify", overrides=True)
     app, window = open_preferences(s, applet, menu)
     for role, name in (
-        (Role.COMBO_BOX, "Feed"),
+        (Role.TEXT, "Add a feed"),
         (Role.COMBO_BOX, "Refresh every"),
         (Role.TOGGLE_BUTTON, "Notify about new headlines"),
     ):
@@ -341,9 +397,9 @@ def test_overrides(s):
     shown = window.find_all(role=Role.LABEL, name=OVERRIDDEN, showing_only=True)
     assert len(shown) == 3, shown
 
-    feed = control(window, Role.COMBO_BOX, "Feed")
-    assert feed.selected_child().name == "Feature articles only", feed.selected_child()
-    assert not control(window, Role.TEXT, "Feed address").showing, "the address row shows for an LWN feed"
+    feed = e2e.wait_for(lambda: window.find(role=Role.TOGGLE_BUTTON, name="Notifications from Features"), "its row")
+    assert not feed.sensitive, feed
+    assert not control(window, Role.PUSH_BUTTON, "Import OPML" + e2e.ELLIPSIS).sensitive
     spin = control(window, Role.SPIN_BUTTON, "Headlines in the menu")
     assert spin.sensitive and spin.description == "", spin.description
     applet.assert_alive()
@@ -353,7 +409,7 @@ TESTS = [
     ("Preferences… opens one window whose controls are all named", test_open_and_label),
     ("Tab and Shift+Tab reach every control; Ctrl+W closes", test_keyboard),
     ("max-items from the window reaches the menu; outside changes show", test_max_items_and_outside_changes),
-    ("the custom feed address is checked as typed and applied on Enter", test_custom_feed),
+    ("feeds: added from a web page, moved, muted, removed and put back", test_feeds),
     ("Start at login: the switch and the menu item agree both ways", test_start_at_login),
     ("command-line overrides are shown as such", test_overrides),
 ]

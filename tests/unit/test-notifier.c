@@ -424,7 +424,7 @@ announce (Fixture *fixture,
 {
   g_autoptr (GPtrArray) items = make_items (newest, n);
 
-  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, NULL, SITE_NAME, SITE_URL);
 }
 
 static void
@@ -688,7 +688,7 @@ test_capabilities_owner_change (Fixture *fixture,
   old_server->hold_caps = TRUE;
   settle (fixture, old_server);
   g_ptr_array_add (items, item);
-  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, NULL, SITE_NAME, SITE_URL);
   wait_calls (old_server, "GetCapabilities", 1);
 
   /* A server with both takes over before the first answers. */
@@ -738,7 +738,7 @@ test_capabilities_none (Fixture *fixture,
   mock = mock_server_new (fixture, "", 1, 0);
   settle (fixture, mock);
   g_ptr_array_add (items, item);
-  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, NULL, SITE_NAME, SITE_URL);
   wait_calls (mock, "Notify", 1);
   settle (fixture, mock);
 
@@ -816,7 +816,7 @@ test_item_ids_apart (Fixture *fixture,
 
   g_ptr_array_add (items, make_item ("lwn-tray:group", "Group look-alike", "<p>Not a group</p>"));
   g_ptr_array_add (items, make_item ("lwn-tray:message", "Message look-alike", "<p>Not a message</p>"));
-  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, NULL, SITE_NAME, SITE_URL);
   wait_calls (mock, "Notify", 2);
 
   announce (fixture, 105, 5);
@@ -936,6 +936,88 @@ test_group_read (Fixture *fixture,
 }
 
 static void
+test_group_per_feed (Fixture *fixture,
+                     gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GPtrArray) lwn = make_items (20, 5);
+  g_autoptr (GPtrArray) debian = make_items (40, 4);
+  g_autoptr (GPtrArray) more_lwn = make_items (22, 2);
+  Notify notify;
+
+  g_test_summary ("Each feed has a grouped notification of its own, also beside a feed of the same name, "
+                  "counted and withdrawn on its own, and updated in place while it is shown; an article two "
+                  "feeds carry leaves both groups once read");
+
+  mock = start_server (fixture);
+
+  lwn_notifier_announce (fixture->notifier, lwn, MAX_SINGLE, "https://lwn.net/headlines/rss", "LWN.net", "https://lwn.net/");
+  wait_calls (mock, "Notify", 1);
+  lwn_notifier_announce (fixture->notifier, debian, MAX_SINGLE, "https://www.debian.org/News/news", "Debian News",
+                         "https://www.debian.org/");
+  wait_calls (mock, "Notify", 2);
+  settle (fixture, mock);
+  notifies = mock_server_calls (mock, "Notify");
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "5 new headlines from LWN.net");
+  notify = notify_at (notifies, 1);
+  g_assert_cmpuint (notify.replaces_id, ==, 0);
+  g_assert_cmpstr (notify.summary, ==, "4 new headlines from Debian News");
+  g_assert_true (g_str_has_prefix (notify.body, "• Headline 40\n"));
+
+  /* More from LWN.net update its own group, not Debian's. */
+  lwn_notifier_announce (fixture->notifier, more_lwn, 1, "https://lwn.net/headlines/rss", "LWN.net", "https://lwn.net/");
+  wait_calls (mock, "Notify", 3);
+  g_clear_pointer (&notifies, g_ptr_array_unref);
+  notifies = mock_server_calls (mock, "Notify");
+  notify = notify_at (notifies, 2);
+  g_assert_cmpuint (notify.replaces_id, ==, 1);
+  g_assert_cmpstr (notify.summary, ==, "7 new headlines from LWN.net");
+
+  /* A second feed of the same name, carrying one of LWN's articles: a
+   * group of its own; reading that article takes it out of both. */
+  {
+    g_autoptr (GPtrArray) features = make_items (20, 4);
+
+    lwn_notifier_announce (fixture->notifier, features, MAX_SINGLE, "https://lwn.net/headlines/Features", "LWN.net",
+                           "https://lwn.net/");
+    wait_calls (mock, "Notify", 4);
+    g_clear_pointer (&notifies, g_ptr_array_unref);
+    notifies = mock_server_calls (mock, "Notify");
+    notify = notify_at (notifies, 3);
+    g_assert_cmpuint (notify.replaces_id, ==, 0);
+    g_assert_cmpstr (notify.summary, ==, "4 new headlines from LWN.net");
+    g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 7 + 4 + 4);
+    withdraw (fixture, 20);
+    settle (fixture, mock);
+    g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 6 + 4 + 3);
+    for (guint number = 17; number <= 19; number++)
+      withdraw (fixture, number);
+    wait_calls (mock, "CloseNotification", 1);
+    settle (fixture, mock);
+    assert_closed (mock, 0, 3);
+  }
+
+  /* Debian's read one by one: its group closes, LWN's stays. */
+  for (guint number = 37; number <= 40; number++)
+    withdraw (fixture, number);
+  wait_calls (mock, "CloseNotification", 2);
+  settle (fixture, mock);
+  g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 2);
+  assert_closed (mock, 1, 2);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1 + 3);
+
+  /* Mark all as read: every group goes. */
+  lwn_notifier_withdraw_all (fixture->notifier);
+  wait_calls (mock, "CloseNotification", 3);
+  settle (fixture, mock);
+  assert_closed (mock, 2, 1);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 0);
+  mock_server_free (mock);
+}
+
+static void
 test_group_large (Fixture *fixture,
                   gconstpointer data)
 {
@@ -948,7 +1030,7 @@ test_group_large (Fixture *fixture,
                   "notifier keeps a bounded part of it; every item is told as shown");
 
   mock = start_server (fixture);
-  lwn_notifier_announce (fixture->notifier, items, 1, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (fixture->notifier, items, 1, NULL, SITE_NAME, SITE_URL);
   wait_calls (mock, "Notify", 1);
   settle (fixture, mock);
 
@@ -1001,8 +1083,8 @@ use_disposed (LwnNotifier *notifier)
   g_autoptr (GPtrArray) many = make_items (12, 10);
   g_autofree char *first = item_url (1);
 
-  lwn_notifier_announce (notifier, one, MAX_SINGLE, SITE_NAME, SITE_URL);
-  lwn_notifier_announce (notifier, many, MAX_SINGLE, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (notifier, one, MAX_SINGLE, NULL, SITE_NAME, SITE_URL);
+  lwn_notifier_announce (notifier, many, MAX_SINGLE, NULL, SITE_NAME, SITE_URL);
   lwn_notifier_show_message (notifier, "A message", "About the applet");
   lwn_notifier_remind (notifier, first, "Now free", first);
   lwn_notifier_withdraw (notifier, first);
@@ -1506,6 +1588,7 @@ main (int argc,
   ADD ("/notifier/ids/apart", test_item_ids_apart);
   ADD ("/notifier/group/total", test_group_total);
   ADD ("/notifier/group/read", test_group_read);
+  ADD ("/notifier/group/per-feed", test_group_per_feed);
   ADD ("/notifier/group/large", test_group_large);
   ADD ("/notifier/action/activation-token", test_activation_token);
   ADD ("/notifier/hung-server/quit", test_hung_server_quit);

@@ -1,0 +1,830 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The feeds followed: one reading model per feed, each with its own state, cache, timing and error, in the person's order. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lwn-feed-set.h"
+#include "lwn-network-monitor.h"
+#include "lwn-scheduler.h"
+
+/* One followed feed. Its store holds what was read of it alone, in a
+ * folder of its own, so that a feed that fails, moves or leaves touches no
+ * other feed's marks. */
+typedef struct
+{
+  LwnFeedSet *set;
+  char *url;
+  gboolean notify;
+  LwnStore *store;
+  LwnReader *reader;
+} Entry;
+
+struct _LwnFeedSet
+{
+  GObject parent_instance;
+
+  char *state_dir;
+  char *cache_dir;
+  char *first_feed_url; /* its state stays in state_dir itself, where it was before there were several */
+  GPtrArray *entries;   /* Entry*, in the person's order */
+  GHashTable *closing;  /* feed URL → LwnStore* of a feed removed, while its last save is written */
+
+  guint interval;
+  gboolean interval_forced;
+  gboolean notify;
+  gboolean notify_security_lists;
+  guint n_unread;
+  guint spread_seconds;
+  gboolean started;
+
+  GNetworkMonitor *monitor;
+  GCancellable *cancellable;
+};
+
+static void lwn_feed_set_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (LwnFeedSet, lwn_feed_set, G_TYPE_OBJECT, G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, lwn_feed_set_list_model_init))
+
+enum
+{
+  PROP_0,
+  PROP_N_UNREAD,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SIGNAL_CHANGED,
+  SIGNAL_ANNOUNCE,
+  SIGNAL_ALERT,
+  SIGNAL_READ,
+  SIGNAL_REMINDER_DUE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static GType
+lwn_feed_set_get_item_type (GListModel *model)
+{
+  return LWN_TYPE_READER;
+}
+
+static guint
+lwn_feed_set_get_n_items (GListModel *model)
+{
+  return LWN_FEED_SET (model)->entries->len;
+}
+
+static gpointer
+lwn_feed_set_get_item (GListModel *model,
+                       guint position)
+{
+  LwnFeedSet *self = LWN_FEED_SET (model);
+
+  if (position >= self->entries->len)
+    return NULL;
+  return g_object_ref (((Entry *) g_ptr_array_index (self->entries, position))->reader);
+}
+
+static void
+lwn_feed_set_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = lwn_feed_set_get_item_type;
+  iface->get_n_items = lwn_feed_set_get_n_items;
+  iface->get_item = lwn_feed_set_get_item;
+}
+
+static void
+count_unread (LwnFeedSet *self)
+{
+  guint n_unread = 0;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    n_unread += lwn_reader_get_n_unread (((Entry *) g_ptr_array_index (self->entries, i))->reader);
+
+  if (n_unread != self->n_unread)
+    {
+      self->n_unread = n_unread;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_UNREAD]);
+    }
+}
+
+/* The readers' news, passed on with the reader it is about. */
+
+static void
+reader_changed_cb (LwnReader *reader,
+                   Entry *entry)
+{
+  g_signal_emit (entry->set, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+reader_n_unread_cb (LwnReader *reader,
+                    GParamSpec *pspec,
+                    Entry *entry)
+{
+  count_unread (entry->set);
+}
+
+static void
+reader_announce_cb (LwnReader *reader,
+                    GPtrArray *items,
+                    guint max_single,
+                    Entry *entry)
+{
+  g_signal_emit (entry->set, signals[SIGNAL_ANNOUNCE], 0, reader, items, max_single);
+}
+
+static void
+reader_alert_cb (LwnReader *reader,
+                 const char *summary,
+                 const char *body,
+                 Entry *entry)
+{
+  g_signal_emit (entry->set, signals[SIGNAL_ALERT], 0, reader, summary, body);
+}
+
+static void
+reader_read_cb (LwnReader *reader,
+                const char *item_id,
+                Entry *entry)
+{
+  g_signal_emit (entry->set, signals[SIGNAL_READ], 0, reader, item_id);
+}
+
+static void
+reader_reminder_due_cb (LwnReader *reader,
+                        const char *item_id,
+                        const char *title,
+                        const char *url,
+                        Entry *entry)
+{
+  g_signal_emit (entry->set, signals[SIGNAL_REMINDER_DUE], 0, reader, item_id, title, url);
+}
+
+/**
+ * lwn_feed_set_dup_state_dir:
+ * @self: a #LwnFeedSet
+ * @url: a feed's configured address
+ *
+ * The folder of the feed's `state.ini`: the set's own folder for the feed
+ * followed before there were several (so that its read marks, announcements
+ * and reminders are there as they were), `feeds/` and a digest of @url
+ * under it for any other.
+ *
+ * Returns: (transfer full): the folder
+ */
+char *
+lwn_feed_set_dup_state_dir (LwnFeedSet *self,
+                            const char *url)
+{
+  g_autofree char *digest = NULL;
+
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
+  g_return_val_if_fail (url != NULL, NULL);
+
+  if (g_strcmp0 (url, self->first_feed_url) == 0)
+    return g_strdup (self->state_dir);
+
+  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, url, -1);
+  digest[16] = '\0';
+  return g_build_filename (self->state_dir, "feeds", digest, NULL);
+}
+
+static void
+entry_apply_notify (Entry *entry)
+{
+  lwn_reader_set_notify (entry->reader, entry->set->notify && entry->notify);
+}
+
+static Entry *
+entry_new (LwnFeedSet *self,
+           const LwnFeedSpec *spec)
+{
+  Entry *entry = g_new0 (Entry, 1);
+  g_autofree char *state_dir = lwn_feed_set_dup_state_dir (self, spec->url);
+  g_autoptr (GError) error = NULL;
+
+  entry->set = self;
+  entry->url = g_strdup (spec->url);
+  entry->notify = spec->notify;
+  entry->store = g_hash_table_lookup (self->closing, spec->url);
+  if (entry->store != NULL)
+    g_object_ref (entry->store);
+  else
+    {
+      entry->store = lwn_store_new (state_dir, self->cache_dir);
+      /* A corrupt file is moved aside and the feed starts afresh; it says so. */
+      if (!lwn_store_load (entry->store, &error))
+        g_warning ("%s", error->message);
+    }
+
+  entry->reader = lwn_reader_new (entry->store, spec->url);
+  lwn_reader_set_name (entry->reader, spec->name);
+  lwn_reader_set_interval (entry->reader, self->interval, self->interval_forced);
+  lwn_reader_set_notify_security_lists (entry->reader, self->notify_security_lists);
+  entry_apply_notify (entry);
+  /* One monitor for all; until it is made the network counts as there. */
+  lwn_reader_set_network_monitor (entry->reader, self->monitor);
+
+  g_signal_connect (entry->reader, "changed", G_CALLBACK (reader_changed_cb), entry);
+  g_signal_connect (entry->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), entry);
+  g_signal_connect (entry->reader, "announce", G_CALLBACK (reader_announce_cb), entry);
+  g_signal_connect (entry->reader, "alert", G_CALLBACK (reader_alert_cb), entry);
+  g_signal_connect (entry->reader, "read", G_CALLBACK (reader_read_cb), entry);
+  g_signal_connect (entry->reader, "reminder-due", G_CALLBACK (reader_reminder_due_cb), entry);
+  return entry;
+}
+
+typedef struct
+{
+  GWeakRef set;
+  char *url;
+  LwnStore *store;
+} Closing;
+
+static void
+closing_free (Closing *closing)
+{
+  g_weak_ref_clear (&closing->set);
+  g_free (closing->url);
+  g_clear_object (&closing->store);
+  g_free (closing);
+}
+
+static void
+closing_saved_cb (GObject *source,
+                  GAsyncResult *result,
+                  gpointer user_data)
+{
+  Closing *closing = user_data;
+  g_autoptr (LwnFeedSet) self = g_weak_ref_get (&closing->set);
+  g_autoptr (GError) error = NULL;
+
+  if (!lwn_store_save_finish (LWN_STORE (source), result, &error))
+    g_warning ("Could not save what was read of a feed no longer followed: %s", error->message);
+  /* Added back meanwhile, the feed took this store again. */
+  if (self != NULL && g_hash_table_lookup (self->closing, closing->url) == closing->store)
+    g_hash_table_remove (self->closing, closing->url);
+  closing_free (closing);
+}
+
+/* Stops the feed and writes what was read of it, in a worker. Until that
+ * write ends, the store stays at hand: a feed added back meanwhile takes it
+ * as it is, rather than read the file being written. */
+static void
+entry_free (Entry *entry)
+{
+  LwnFeedSet *self = entry->set;
+
+  g_signal_handlers_disconnect_by_data (entry->reader, entry);
+  if (self->started)
+    {
+      Closing *closing = g_new0 (Closing, 1);
+
+      lwn_reader_close (entry->reader);
+      g_weak_ref_init (&closing->set, self);
+      closing->url = g_strdup (entry->url);
+      closing->store = g_object_ref (entry->store);
+      g_hash_table_insert (self->closing, g_strdup (entry->url), g_object_ref (entry->store));
+      lwn_store_save_async (entry->store, NULL, closing_saved_cb, closing);
+    }
+  g_clear_object (&entry->reader);
+  g_clear_object (&entry->store);
+  g_free (entry->url);
+  g_free (entry);
+}
+
+static Entry *
+find_entry (LwnFeedSet *self,
+            const char *url,
+            guint *position)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (g_str_equal (entry->url, url))
+        {
+          if (position != NULL)
+            *position = i;
+          return entry;
+        }
+    }
+  return NULL;
+}
+
+/**
+ * lwn_feed_set_new:
+ * @state_dir: (nullable): the folder for the state files, or %NULL for
+ *   `$XDG_STATE_HOME/lwn-tray`
+ * @cache_dir: (nullable): the folder for the cached feed bodies, or %NULL
+ *   for `$XDG_CACHE_HOME/lwn-tray`
+ * @first_feed_url: the feed followed before there were several, whose
+ *   state stays in @state_dir itself
+ *
+ * Returns: (transfer full): a new, empty set
+ */
+LwnFeedSet *
+lwn_feed_set_new (const char *state_dir,
+                  const char *cache_dir,
+                  const char *first_feed_url)
+{
+  LwnFeedSet *self;
+
+  g_return_val_if_fail (first_feed_url != NULL, NULL);
+
+  self = g_object_new (LWN_TYPE_FEED_SET, NULL);
+  self->state_dir = state_dir != NULL ? g_strdup (state_dir) : g_build_filename (g_get_user_state_dir (), PACKAGE_NAME, NULL);
+  self->cache_dir = cache_dir != NULL ? g_strdup (cache_dir) : g_build_filename (g_get_user_cache_dir (), PACKAGE_NAME, NULL);
+  self->first_feed_url = g_strdup (first_feed_url);
+  return self;
+}
+
+/**
+ * lwn_feed_set_set_feeds:
+ * @self: a #LwnFeedSet
+ * @specs: (array length=n_specs): the feeds to follow, in order
+ * @n_specs: how many; a feed given twice is followed once, where it first comes
+ *
+ * Follows @specs from now on. A feed followed already keeps its reading
+ * model, headlines and timing, and takes the new name and notification
+ * choice; a new one loads its state and, once the set is started, starts
+ * (and so polls at once); a feed no longer listed stops and saves.
+ */
+void
+lwn_feed_set_set_feeds (LwnFeedSet *self,
+                        const LwnFeedSpec *specs,
+                        guint n_specs)
+{
+  g_autoptr (GPtrArray) entries = NULL;
+  g_autoptr (GPtrArray) before = NULL;
+  gboolean same = TRUE;
+
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+  g_return_if_fail (specs != NULL || n_specs == 0);
+
+  entries = g_ptr_array_new ();
+  before = g_ptr_array_copy (self->entries, NULL, NULL);
+
+  for (guint i = 0; i < n_specs; i++)
+    {
+      Entry *entry = find_entry (self, specs[i].url, NULL);
+      gboolean listed = FALSE;
+
+      for (guint j = 0; j < entries->len && !listed; j++)
+        listed = g_str_equal (((Entry *) g_ptr_array_index (entries, j))->url, specs[i].url);
+      if (listed)
+        continue;
+
+      if (entry != NULL)
+        {
+          entry->notify = specs[i].notify;
+          entry_apply_notify (entry);
+          lwn_reader_set_name (entry->reader, specs[i].name);
+        }
+      else
+        {
+          entry = entry_new (self, &specs[i]);
+          if (self->started)
+            lwn_reader_start (entry->reader);
+        }
+      g_ptr_array_add (entries, entry);
+    }
+
+  same = entries->len == before->len;
+  for (guint i = 0; same && i < entries->len; i++)
+    same = g_ptr_array_index (entries, i) == g_ptr_array_index (before, i);
+
+  g_ptr_array_unref (self->entries);
+  self->entries = g_ptr_array_ref (entries);
+  for (guint i = 0; i < before->len; i++)
+    if (!g_ptr_array_find (entries, g_ptr_array_index (before, i), NULL))
+      entry_free (g_ptr_array_index (before, i));
+
+  if (!same)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, before->len, entries->len);
+  count_unread (self);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+monitor_made_cb (GObject *source,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GNetworkMonitor) monitor = lwn_network_monitor_new_finish (result, &error);
+  LwnFeedSet *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = user_data;
+  if (monitor == NULL)
+    {
+      g_debug ("%s: the network counts as always available", error->message);
+      return;
+    }
+  self->monitor = g_steal_pointer (&monitor);
+  for (guint i = 0; i < self->entries->len; i++)
+    lwn_reader_set_network_monitor (((Entry *) g_ptr_array_index (self->entries, i))->reader, self->monitor);
+}
+
+/**
+ * lwn_feed_set_start:
+ * @self: a #LwnFeedSet
+ *
+ * Starts every feed: each shows its saved copy at once, and polls
+ * %LWN_FEED_SET_SPREAD_SECONDS (or lwn_feed_set_set_spread()'s) after the
+ * one before it, so that the feeds
+ * do not all wake together at every interval. One network monitor, made
+ * in a worker, serves them all.
+ */
+void
+lwn_feed_set_start (LwnFeedSet *self)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  if (self->started)
+    return;
+  self->started = TRUE;
+
+  self->cancellable = g_cancellable_new ();
+  lwn_network_monitor_new_async (self->cancellable, monitor_made_cb, self);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+
+      lwn_reader_set_first_poll_delay (reader, i * self->spread_seconds);
+      lwn_reader_start (reader);
+    }
+}
+
+/**
+ * lwn_feed_set_shutdown:
+ * @self: a #LwnFeedSet
+ *
+ * Stops every feed and writes what is not saved yet, as lwn_reader_shutdown() does.
+ */
+void
+lwn_feed_set_shutdown (LwnFeedSet *self)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  g_cancellable_cancel (self->cancellable);
+  for (guint i = 0; i < self->entries->len; i++)
+    lwn_reader_shutdown (((Entry *) g_ptr_array_index (self->entries, i))->reader);
+}
+
+/**
+ * lwn_feed_set_set_spread:
+ * @self: a #LwnFeedSet
+ * @seconds: how far apart the feeds first poll
+ *
+ * For tests and benchmarks; call before lwn_feed_set_start().
+ */
+void
+lwn_feed_set_set_spread (LwnFeedSet *self,
+                         guint seconds)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  self->spread_seconds = seconds;
+}
+
+void
+lwn_feed_set_set_interval (LwnFeedSet *self,
+                           guint seconds,
+                           gboolean forced)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  self->interval = seconds;
+  self->interval_forced = forced;
+  for (guint i = 0; i < self->entries->len; i++)
+    lwn_reader_set_interval (((Entry *) g_ptr_array_index (self->entries, i))->reader, seconds, forced);
+}
+
+/**
+ * lwn_feed_set_set_notify:
+ * @self: a #LwnFeedSet
+ * @notify: whether any feed raises notifications
+ *
+ * The switch over every feed's own: a feed notifies when both are on.
+ */
+void
+lwn_feed_set_set_notify (LwnFeedSet *self,
+                         gboolean notify)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  self->notify = notify;
+  for (guint i = 0; i < self->entries->len; i++)
+    entry_apply_notify (g_ptr_array_index (self->entries, i));
+}
+
+void
+lwn_feed_set_set_notify_security_lists (LwnFeedSet *self,
+                                        gboolean notify)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  self->notify_security_lists = notify;
+  for (guint i = 0; i < self->entries->len; i++)
+    lwn_reader_set_notify_security_lists (((Entry *) g_ptr_array_index (self->entries, i))->reader, notify);
+}
+
+guint
+lwn_feed_set_get_n_feeds (LwnFeedSet *self)
+{
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), 0);
+
+  return self->entries->len;
+}
+
+/**
+ * lwn_feed_set_get_reader:
+ * @self: a #LwnFeedSet
+ * @position: a feed's place in the set
+ *
+ * Returns: (transfer none) (nullable): its reading model
+ */
+LwnReader *
+lwn_feed_set_get_reader (LwnFeedSet *self,
+                         guint position)
+{
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
+
+  if (position >= self->entries->len)
+    return NULL;
+  return ((Entry *) g_ptr_array_index (self->entries, position))->reader;
+}
+
+/**
+ * lwn_feed_set_find_item:
+ * @self: a #LwnFeedSet
+ * @item_id: (nullable): an item id
+ *
+ * Returns: (transfer none) (nullable): the first feed that shows @item_id
+ */
+LwnReader *
+lwn_feed_set_find_item (LwnFeedSet *self,
+                        const char *item_id)
+{
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
+
+  for (guint i = 0; item_id != NULL && i < self->entries->len; i++)
+    {
+      LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+
+      if (lwn_reader_has_item (reader, item_id))
+        return reader;
+    }
+  return NULL;
+}
+
+/**
+ * lwn_feed_set_find_url:
+ * @self: a #LwnFeedSet
+ * @url: a feed's configured address
+ *
+ * Returns: (transfer none) (nullable): that feed's reading model
+ */
+LwnReader *
+lwn_feed_set_find_url (LwnFeedSet *self,
+                       const char *url)
+{
+  Entry *entry;
+
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
+
+  entry = url != NULL ? find_entry (self, url, NULL) : NULL;
+  return entry != NULL ? entry->reader : NULL;
+}
+
+/**
+ * lwn_feed_set_get_feed_notify:
+ * @self: a #LwnFeedSet
+ * @reader: one of its feeds
+ *
+ * Returns: whether that feed's own notification switch is on
+ */
+gboolean
+lwn_feed_set_get_feed_notify (LwnFeedSet *self,
+                              LwnReader *reader)
+{
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), FALSE);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (entry->reader == reader)
+        return entry->notify;
+    }
+  return FALSE;
+}
+
+guint
+lwn_feed_set_get_n_unread (LwnFeedSet *self)
+{
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), 0);
+
+  return self->n_unread;
+}
+
+void
+lwn_feed_set_refresh (LwnFeedSet *self)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  for (guint i = 0; i < self->entries->len; i++)
+    lwn_reader_refresh (((Entry *) g_ptr_array_index (self->entries, i))->reader);
+}
+
+void
+lwn_feed_set_mark_all_read (LwnFeedSet *self)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  for (guint i = 0; i < self->entries->len; i++)
+    lwn_reader_mark_all_read (((Entry *) g_ptr_array_index (self->entries, i))->reader);
+}
+
+/**
+ * lwn_feed_set_open:
+ * @self: a #LwnFeedSet
+ * @item_id: an item id
+ *
+ * Opens the item as lwn_reader_open() does, and marks it read in every
+ * feed that shows it: an article two feeds carry is read once for both.
+ *
+ * Returns: (transfer full) (nullable): the URL to launch, the first feed's
+ */
+char *
+lwn_feed_set_open (LwnFeedSet *self,
+                   const char *item_id)
+{
+  char *url = NULL;
+
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
+
+  for (guint i = 0; item_id != NULL && i < self->entries->len; i++)
+    {
+      LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+
+      if (!lwn_reader_has_item (reader, item_id))
+        continue;
+      if (url == NULL)
+        url = lwn_reader_open (reader, item_id);
+      else
+        lwn_reader_mark_read (reader, item_id);
+    }
+  return url;
+}
+
+/**
+ * lwn_feed_set_mark_shown:
+ * @self: a #LwnFeedSet
+ * @item_ids: the items a notification server showed
+ *
+ * Records each as announced in every feed that waited to announce it.
+ */
+void
+lwn_feed_set_mark_shown (LwnFeedSet *self,
+                         const char *const *item_ids)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+  g_return_if_fail (item_ids != NULL);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    lwn_reader_mark_shown (((Entry *) g_ptr_array_index (self->entries, i))->reader, item_ids);
+}
+
+/**
+ * lwn_feed_set_find_reminder:
+ * @self: a #LwnFeedSet
+ * @item_id: an item id
+ *
+ * Returns: (transfer none) (nullable): the first feed with a reminder for
+ *   @item_id
+ */
+LwnReader *
+lwn_feed_set_find_reminder (LwnFeedSet *self,
+                            const char *item_id)
+{
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
+
+  for (guint i = 0; item_id != NULL && i < self->entries->len; i++)
+    {
+      LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+
+      if (lwn_reader_has_reminder (reader, item_id))
+        return reader;
+    }
+  return NULL;
+}
+
+static void
+lwn_feed_set_get_property (GObject *object,
+                           guint prop_id,
+                           GValue *value,
+                           GParamSpec *pspec)
+{
+  LwnFeedSet *self = LWN_FEED_SET (object);
+
+  switch (prop_id)
+    {
+      case PROP_N_UNREAD:
+        g_value_set_uint (value, self->n_unread);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+lwn_feed_set_dispose (GObject *object)
+{
+  LwnFeedSet *self = LWN_FEED_SET (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->entries != NULL)
+    {
+      /* Shut down already, or never started: nothing more to write. */
+      self->started = FALSE;
+      for (guint i = 0; i < self->entries->len; i++)
+        entry_free (g_ptr_array_index (self->entries, i));
+      g_clear_pointer (&self->entries, g_ptr_array_unref);
+    }
+  g_clear_object (&self->monitor);
+
+  G_OBJECT_CLASS (lwn_feed_set_parent_class)->dispose (object);
+}
+
+static void
+lwn_feed_set_finalize (GObject *object)
+{
+  LwnFeedSet *self = LWN_FEED_SET (object);
+
+  g_free (self->state_dir);
+  g_free (self->cache_dir);
+  g_free (self->first_feed_url);
+  g_hash_table_unref (self->closing);
+
+  G_OBJECT_CLASS (lwn_feed_set_parent_class)->finalize (object);
+}
+
+static void
+lwn_feed_set_class_init (LwnFeedSetClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = lwn_feed_set_get_property;
+  object_class->dispose = lwn_feed_set_dispose;
+  object_class->finalize = lwn_feed_set_finalize;
+
+  properties[PROP_N_UNREAD] = g_param_spec_uint ("n-unread", NULL, NULL, 0, G_MAXUINT, 0,
+                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * LwnFeedSet::changed:
+   *
+   * Something any view shows changed: in one feed, or which feeds there are.
+   */
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 0);
+  /**
+   * LwnFeedSet::announce:
+   * @reader: the feed
+   * @items: (element-type LwnFeedItem): as #LwnReader::announce gives them
+   * @max_single: as #LwnReader::announce gives it
+   */
+  signals[SIGNAL_ANNOUNCE] = g_signal_new ("announce", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 3, LWN_TYPE_READER, G_TYPE_PTR_ARRAY, G_TYPE_UINT);
+  signals[SIGNAL_ALERT] = g_signal_new ("alert", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 3, LWN_TYPE_READER, G_TYPE_STRING, G_TYPE_STRING);
+  signals[SIGNAL_READ] = g_signal_new ("read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                       G_TYPE_NONE, 2, LWN_TYPE_READER, G_TYPE_STRING);
+  signals[SIGNAL_REMINDER_DUE] = g_signal_new ("reminder-due", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                               NULL, G_TYPE_NONE, 4, LWN_TYPE_READER, G_TYPE_STRING, G_TYPE_STRING,
+                                               G_TYPE_STRING);
+}
+
+static void
+lwn_feed_set_init (LwnFeedSet *self)
+{
+  self->entries = g_ptr_array_new ();
+  self->closing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->interval = LWN_DEFAULT_INTERVAL;
+  self->spread_seconds = LWN_FEED_SET_SPREAD_SECONDS;
+  self->notify = TRUE;
+  self->notify_security_lists = TRUE;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The feeds followed: one reading model per feed, each with its own state, cache, timing and error, in the person's order. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "lwn-reader.h"
+
+G_BEGIN_DECLS
+
+/* The feeds of a set first poll this many seconds apart, and so keep apart. */
+#define LWN_FEED_SET_SPREAD_SECONDS 4
+
+/* One followed feed, as the settings and the command line give it. */
+typedef struct
+{
+  const char *url;
+  const char *name; /* (nullable) what the person calls it; NULL for the feed's own title */
+  gboolean notify;  /* whether its new headlines raise notifications */
+} LwnFeedSpec;
+
+#define LWN_TYPE_FEED_SET (lwn_feed_set_get_type ())
+G_DECLARE_FINAL_TYPE (LwnFeedSet, lwn_feed_set, LWN, FEED_SET, GObject)
+
+/* clang-format off */
+LwnFeedSet *lwn_feed_set_new                       (const char        *state_dir,
+                                                    const char        *cache_dir,
+                                                    const char        *first_feed_url);
+void        lwn_feed_set_set_feeds                 (LwnFeedSet        *self,
+                                                    const LwnFeedSpec *specs,
+                                                    guint              n_specs);
+void        lwn_feed_set_start                     (LwnFeedSet        *self);
+void        lwn_feed_set_shutdown                  (LwnFeedSet        *self);
+void        lwn_feed_set_set_spread                (LwnFeedSet        *self,
+                                                    guint              seconds);
+
+void        lwn_feed_set_set_interval              (LwnFeedSet        *self,
+                                                    guint              seconds,
+                                                    gboolean           forced);
+void        lwn_feed_set_set_notify                (LwnFeedSet        *self,
+                                                    gboolean           notify);
+void        lwn_feed_set_set_notify_security_lists (LwnFeedSet        *self,
+                                                    gboolean           notify);
+
+guint       lwn_feed_set_get_n_feeds               (LwnFeedSet        *self);
+LwnReader  *lwn_feed_set_get_reader                (LwnFeedSet        *self,
+                                                    guint              position);
+LwnReader  *lwn_feed_set_find_item                 (LwnFeedSet        *self,
+                                                    const char        *item_id);
+LwnReader  *lwn_feed_set_find_url                  (LwnFeedSet        *self,
+                                                    const char        *url);
+LwnReader  *lwn_feed_set_find_reminder             (LwnFeedSet        *self,
+                                                    const char        *item_id);
+gboolean    lwn_feed_set_get_feed_notify           (LwnFeedSet        *self,
+                                                    LwnReader         *reader);
+guint       lwn_feed_set_get_n_unread              (LwnFeedSet        *self);
+
+void        lwn_feed_set_refresh                   (LwnFeedSet        *self);
+void        lwn_feed_set_mark_all_read             (LwnFeedSet        *self);
+char       *lwn_feed_set_open                      (LwnFeedSet        *self,
+                                                    const char        *item_id);
+void        lwn_feed_set_mark_shown                (LwnFeedSet        *self,
+                                                    const char *const *item_ids);
+
+char       *lwn_feed_set_dup_state_dir             (LwnFeedSet        *self,
+                                                    const char        *url);
+/* clang-format on */
+
+G_END_DECLS

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The feeds part of the preferences: the feeds followed, added by address, moved, removed with undo, and OPML in and out. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* How long "Undo" stays after a feed is removed. */
+#define LWN_FEEDS_EDITOR_UNDO_SECONDS 10
+
+#define LWN_TYPE_FEEDS_EDITOR (lwn_feeds_editor_get_type ())
+G_DECLARE_FINAL_TYPE (LwnFeedsEditor, lwn_feeds_editor, LWN, FEEDS_EDITOR, GtkBox)
+
+/* clang-format off */
+void        lwn_feeds_editor_set_settings (LwnFeedsEditor *self,
+                                           GSettings      *settings);
+void        lwn_feeds_editor_set_locked   (LwnFeedsEditor *self,
+                                           const char     *reason);
+const char *lwn_feeds_editor_url_problem  (const char     *text);
+/* clang-format on */
+
+G_END_DECLS

@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests for the feeds followed: three local feeds that do not hold each other up, the migration of a
+ * single-feed state and settings, and feeds added, moved and removed while they load. */
+
+#include "config.h"
+
+#include <string.h>
+
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+#include <glib/gstdio.h>
+
+#include "lwn-feed-find.h"
+#include "lwn-feed-parser.h"
+#include "lwn-feed-set.h"
+#include "lwn-reader-settings.h"
+#include "reader-fixture.h"
+
+#define SET_WAIT_SECONDS 60
+
+typedef struct
+{
+  LwnTestServer *server;
+  char *root;
+  char *state_dir;
+  char *cache_dir;
+  LwnFeedSet *set;
+  guint n_items_changed;
+} SetFixture;
+
+static void
+set_fixture_set_up (SetFixture *fixture,
+                    gconstpointer data)
+{
+  fixture->server = lwn_test_server_new ();
+  fixture->root = g_dir_make_tmp ("lwn-feed-set-XXXXXX", NULL);
+  fixture->state_dir = g_build_filename (fixture->root, "state", NULL);
+  fixture->cache_dir = g_build_filename (fixture->root, "cache", NULL);
+}
+
+static void
+set_fixture_tear_down (SetFixture *fixture,
+                       gconstpointer data)
+{
+  if (fixture->set != NULL)
+    lwn_feed_set_shutdown (fixture->set);
+  g_clear_object (&fixture->set);
+  g_clear_pointer (&fixture->server, lwn_test_server_free);
+  g_free (fixture->root);
+  g_free (fixture->state_dir);
+  g_free (fixture->cache_dir);
+}
+
+static void
+items_changed_cb (GListModel *model,
+                  guint position,
+                  guint removed,
+                  guint added,
+                  SetFixture *fixture)
+{
+  fixture->n_items_changed++;
+}
+
+static void
+make_set (SetFixture *fixture,
+          const char *first_feed_url)
+{
+  fixture->set = lwn_feed_set_new (fixture->state_dir, fixture->cache_dir, first_feed_url);
+  lwn_feed_set_set_spread (fixture->set, 1);
+  /* Nothing announces here: no notification server to wait for. */
+  lwn_feed_set_set_notify (fixture->set, FALSE);
+  g_signal_connect (fixture->set, "items-changed", G_CALLBACK (items_changed_cb), fixture);
+}
+
+static void
+serve_items (SetFixture *fixture,
+             const char *path,
+             guint first,
+             guint n,
+             guint delay_ms)
+{
+  g_autofree guint *numbers = g_new (guint, n);
+  g_autofree char *body = NULL;
+  LwnTestRoute route = { .content_type = "application/rss+xml", .delay_ms = delay_ms };
+
+  for (guint i = 0; i < n; i++)
+    numbers[i] = first + n - i;
+  body = make_feed (numbers, n);
+  route.body = body;
+  lwn_test_server_add_route (fixture->server, path, &route);
+}
+
+static gboolean
+reader_done (LwnReader *reader)
+{
+  return reader != NULL && lwn_reader_get_state (reader) != LWN_READER_STATE_LOADING && !lwn_reader_get_loading (reader);
+}
+
+static void
+wait_for_reader (LwnReader *reader,
+                 const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (!reader_done (reader))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+/* One feed answers at once with a thousand items, one fails, one is slow:
+ * each gets its answer on its own and the first never waits for the slow
+ * one; at the next start, each first polls a spread after the one before it. */
+static void
+test_three_feeds (SetFixture *fixture,
+                  gconstpointer data)
+{
+  g_autofree char *big = lwn_test_server_dup_url (fixture->server, "/big");
+  g_autofree char *dead = lwn_test_server_dup_url (fixture->server, "/dead");
+  g_autofree char *slow = lwn_test_server_dup_url (fixture->server, "/slow");
+  const LwnFeedSpec specs[] = {
+    { .url = big, .name = "Big", .notify = TRUE },
+    { .url = dead, .notify = TRUE },
+    { .url = slow, .name = "Slow", .notify = FALSE },
+  };
+  const char *const paths[] = { "/big", "/dead", "/slow" };
+  LwnTestRoute dead_route = { .status = 503, .content_type = "text/plain", .body = "down" };
+  gint64 first_request[3] = { 0 };
+  guint n_before[3] = { 0 };
+  LwnReader *readers[3];
+  gint64 deadline;
+
+  serve_items (fixture, "/big", 0, 1000, 0);
+  lwn_test_server_add_route (fixture->server, "/dead", &dead_route);
+  serve_items (fixture, "/slow", 5000, 5, 6000);
+  make_set (fixture, big);
+  lwn_feed_set_set_feeds (fixture->set, specs, G_N_ELEMENTS (specs));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->set)), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    readers[i] = lwn_feed_set_get_reader (fixture->set, i);
+  lwn_feed_set_start (fixture->set);
+
+  /* The thousand items come while the slow feed's answer is still on its way. */
+  wait_for_reader (readers[0], "the big feed");
+  g_assert_cmpint (lwn_reader_get_state (readers[0]), ==, LWN_READER_STATE_READY);
+  g_assert_cmpuint (g_list_model_get_n_items (lwn_reader_get_headlines (readers[0])), ==, 1000);
+  g_assert_null (lwn_reader_get_error (readers[0]));
+  g_assert_false (reader_done (readers[2]));
+
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (!reader_done (readers[1]) || !reader_done (readers[2]))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  g_assert_cmpint (lwn_reader_get_state (readers[1]), ==, LWN_READER_STATE_FAILED);
+  g_assert_nonnull (lwn_reader_get_error (readers[1]));
+  g_assert_cmpint (lwn_reader_get_state (readers[2]), ==, LWN_READER_STATE_READY);
+  g_assert_null (lwn_reader_get_error (readers[2]));
+  g_assert_cmpuint (g_list_model_get_n_items (lwn_reader_get_headlines (readers[2])), ==, 5);
+  /* The failure stayed with its feed. */
+  g_assert_cmpint (lwn_reader_get_state (readers[0]), ==, LWN_READER_STATE_READY);
+  g_assert_null (lwn_reader_get_error (readers[0]));
+  g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 1005);
+
+  /* Names: the person's, else the feed's own title. */
+  {
+    g_autofree char *big_name = lwn_reader_dup_name (readers[0]);
+    g_autofree char *dead_name = lwn_reader_dup_name (readers[1]);
+    g_autofree char *slow_name = lwn_reader_dup_name (readers[2]);
+
+    g_assert_cmpstr (big_name, ==, "Big");
+    g_assert_cmpstr (dead_name, ==, "127.0.0.1");
+    g_assert_cmpstr (slow_name, ==, "Slow");
+  }
+
+  /* The next start shows every saved copy at once, and the feeds that have
+   * one poll a spread apart (a second each here). Timers never fire early;
+   * the margin is for the time a request takes to be counted. */
+  lwn_feed_set_shutdown (fixture->set);
+  g_clear_object (&fixture->set);
+  make_set (fixture, big);
+  lwn_feed_set_set_feeds (fixture->set, specs, G_N_ELEMENTS (specs));
+  for (guint i = 0; i < 3; i++)
+    {
+      readers[i] = lwn_feed_set_get_reader (fixture->set, i);
+      n_before[i] = lwn_test_server_count_requests (fixture->server, paths[i]);
+    }
+  lwn_feed_set_start (fixture->set);
+  wait_for_reader (readers[0], "the big feed's saved copy");
+  wait_for_reader (readers[2], "the slow feed's saved copy");
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (first_request[0] == 0 || first_request[1] == 0 || first_request[2] == 0)
+    {
+      for (guint i = 0; i < 3; i++)
+        if (first_request[i] == 0 && lwn_test_server_count_requests (fixture->server, paths[i]) > n_before[i])
+          first_request[i] = g_get_monotonic_time ();
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  /* The slow feed is third: two spreads after the first. The dead one has
+   * nothing saved to show, so it asks at once. */
+  g_assert_cmpint (first_request[2] - first_request[0], >=, G_USEC_PER_SEC * 3 / 2);
+
+  /* An item is found, opened and read in the feed that has it. */
+  {
+    g_autofree char *id = item_id (5003, 0);
+    g_autofree char *url = NULL;
+
+    g_assert_true (lwn_feed_set_find_item (fixture->set, id) == readers[2]);
+    url = lwn_feed_set_open (fixture->set, id);
+    g_assert_cmpstr (url, ==, "https://lwn.net/Articles/5003/");
+    g_assert_cmpuint (lwn_reader_get_n_unread (readers[2]), ==, 4);
+    g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 1004);
+    g_assert_null (lwn_feed_set_open (fixture->set, "no such item"));
+  }
+}
+
+static void
+mark_first_read (LwnReader *reader)
+{
+  g_autoptr (LwnHeadline) headline = g_list_model_get_item (lwn_reader_get_headlines (reader), 0);
+
+  lwn_reader_mark_read (reader, lwn_headline_get_id (headline));
+}
+
+/* A state file of a single-feed run: with that feed among several, its
+ * read marks are all there, and the new feed's state goes in a folder of
+ * its own. */
+static void
+test_migration_keeps_marks (SetFixture *fixture,
+                            gconstpointer data)
+{
+  g_autofree char *old_url = lwn_test_server_dup_url (fixture->server, "/lwn");
+  g_autofree char *new_url = lwn_test_server_dup_url (fixture->server, "/other");
+  g_autofree char *state_file = g_build_filename (fixture->state_dir, "state.ini", NULL);
+  g_autofree char *new_state_dir = NULL;
+  g_autofree char *new_state_file = NULL;
+  g_autoptr (GError) error = NULL;
+  const LwnFeedSpec specs[] = {
+    { .url = old_url, .notify = TRUE },
+    { .url = new_url, .notify = TRUE },
+  };
+  LwnReader *old_reader;
+
+  serve_items (fixture, "/lwn", 100, 3, 0);
+  serve_items (fixture, "/other", 200, 2, 0);
+
+  /* The run of before: one reader, one store in the state folder itself. */
+  {
+    g_autoptr (LwnStore) store = lwn_store_new (fixture->state_dir, fixture->cache_dir);
+    g_autoptr (LwnReader) reader = NULL;
+
+    g_assert_true (lwn_store_load (store, &error));
+    reader = lwn_reader_new (store, old_url);
+    lwn_reader_set_notify (reader, FALSE);
+    lwn_reader_start (reader);
+    wait_for_reader (reader, "the single feed");
+    mark_first_read (reader);
+    g_assert_cmpuint (lwn_reader_get_n_unread (reader), ==, 2);
+    lwn_reader_shutdown (reader);
+  }
+  g_assert_true (g_file_test (state_file, G_FILE_TEST_IS_REGULAR));
+
+  make_set (fixture, old_url);
+  lwn_feed_set_set_feeds (fixture->set, specs, G_N_ELEMENTS (specs));
+  lwn_feed_set_start (fixture->set);
+  old_reader = lwn_feed_set_get_reader (fixture->set, 0);
+  /* Shown from its saved copy, with its mark, before any request. */
+  wait_for_reader (old_reader, "the feed of before");
+  g_assert_cmpuint (lwn_reader_get_n_unread (old_reader), ==, 2);
+  wait_for_reader (lwn_feed_set_get_reader (fixture->set, 1), "the new feed");
+  g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 4);
+
+  mark_first_read (lwn_feed_set_get_reader (fixture->set, 1));
+  lwn_feed_set_shutdown (fixture->set);
+  g_clear_object (&fixture->set);
+
+  new_state_dir = g_build_filename (fixture->state_dir, "feeds", NULL);
+  g_assert_true (g_file_test (new_state_dir, G_FILE_TEST_IS_DIR));
+  {
+    g_autoptr (LwnFeedSet) again = lwn_feed_set_new (fixture->state_dir, fixture->cache_dir, old_url);
+    g_autofree char *dir = lwn_feed_set_dup_state_dir (again, new_url);
+
+    new_state_file = g_build_filename (dir, "state.ini", NULL);
+    g_assert_true (g_file_test (new_state_file, G_FILE_TEST_IS_REGULAR));
+    g_assert_true (g_str_has_prefix (dir, new_state_dir));
+
+    /* The next start: both feeds' marks, from their own files. */
+    lwn_feed_set_set_notify (again, FALSE);
+    lwn_feed_set_set_feeds (again, specs, G_N_ELEMENTS (specs));
+    lwn_feed_set_start (again);
+    wait_for_reader (lwn_feed_set_get_reader (again, 0), "the feed of before, again");
+    wait_for_reader (lwn_feed_set_get_reader (again, 1), "the new feed, again");
+    g_assert_cmpuint (lwn_reader_get_n_unread (lwn_feed_set_get_reader (again, 0)), ==, 2);
+    g_assert_cmpuint (lwn_reader_get_n_unread (lwn_feed_set_get_reader (again, 1)), ==, 1);
+    lwn_feed_set_shutdown (again);
+  }
+}
+
+static GSettings *
+memory_settings (void)
+{
+  g_autoptr (GSettingsBackend) backend = g_memory_settings_backend_new ();
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+
+  g_assert_nonnull (schema);
+  return g_settings_new_full (schema, backend, NULL);
+}
+
+/* The settings: a feed set in feed-url becomes the list, once; a list set
+ * already, or feed-url never changed, is left alone. */
+static void
+test_settings_migration (void)
+{
+  g_autoptr (GSettings) settings = memory_settings ();
+  g_autoptr (GVariant) feeds = NULL;
+  g_autofree LwnFeedSpec *specs = NULL;
+  guint n = 0;
+
+  g_assert_false (lwn_reader_settings_migrate (settings));
+  g_assert_null (g_settings_get_user_value (settings, "feeds"));
+
+  g_settings_set_string (settings, "feed-url", "https://example.org/feed.xml");
+  g_assert_true (lwn_reader_settings_migrate (settings));
+  feeds = g_settings_get_value (settings, "feeds");
+  specs = lwn_reader_settings_parse_feeds (feeds, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpstr (specs[0].url, ==, "https://example.org/feed.xml");
+  g_assert_null (specs[0].name);
+  g_assert_true (specs[0].notify);
+
+  /* Once only: the list is the person's from now on. */
+  g_settings_set_string (settings, "feed-url", "https://example.org/other.xml");
+  g_assert_false (lwn_reader_settings_migrate (settings));
+  g_clear_pointer (&feeds, g_variant_unref);
+  feeds = g_settings_get_value (settings, "feeds");
+  g_assert_cmpuint (g_variant_n_children (feeds), ==, 1);
+}
+
+static void
+test_settings_default (void)
+{
+  g_autoptr (GSettings) settings = memory_settings ();
+  g_autoptr (GVariant) feeds = g_settings_get_value (settings, "feeds");
+  g_autofree LwnFeedSpec *specs = NULL;
+  guint n = 0;
+
+  specs = lwn_reader_settings_parse_feeds (feeds, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpstr (specs[0].url, ==, "https://lwn.net/headlines/rss");
+  g_assert_cmpstr (specs[0].name, ==, "LWN.net");
+}
+
+/* Feeds added, moved and removed: those that stay keep their reading
+ * model; a new one loads; one removed stops and saves what was read. */
+static void
+test_add_move_remove (SetFixture *fixture,
+                      gconstpointer data)
+{
+  g_autofree char *a = lwn_test_server_dup_url (fixture->server, "/a");
+  g_autofree char *b = lwn_test_server_dup_url (fixture->server, "/b");
+  const LwnFeedSpec only_a[] = { { .url = a, .notify = TRUE } };
+  const LwnFeedSpec a_b[] = { { .url = a, .notify = TRUE }, { .url = b, .name = "B", .notify = TRUE }, { .url = a } };
+  const LwnFeedSpec b_a[] = { { .url = b, .name = "Bee", .notify = FALSE }, { .url = a, .notify = TRUE } };
+  const LwnFeedSpec only_b[] = { { .url = b, .notify = TRUE } };
+  g_autofree char *a_state = NULL;
+  g_autofree char *a_file = NULL;
+  LwnReader *reader_a;
+  LwnReader *reader_b;
+
+  serve_items (fixture, "/a", 10, 2, 0);
+  serve_items (fixture, "/b", 20, 3, 0);
+  make_set (fixture, "https://lwn.net/headlines/rss");
+  lwn_feed_set_set_feeds (fixture->set, only_a, 1);
+  lwn_feed_set_start (fixture->set);
+  reader_a = lwn_feed_set_get_reader (fixture->set, 0);
+  wait_for_reader (reader_a, "feed a");
+  mark_first_read (reader_a);
+
+  fixture->n_items_changed = 0;
+  lwn_feed_set_set_feeds (fixture->set, a_b, G_N_ELEMENTS (a_b));
+  g_assert_cmpuint (fixture->n_items_changed, ==, 1);
+  g_assert_cmpuint (lwn_feed_set_get_n_feeds (fixture->set), ==, 2);
+  g_assert_true (lwn_feed_set_get_reader (fixture->set, 0) == reader_a);
+  reader_b = lwn_feed_set_get_reader (fixture->set, 1);
+  wait_for_reader (reader_b, "feed b, added");
+  g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 4);
+
+  /* The same list again changes nothing. */
+  fixture->n_items_changed = 0;
+  lwn_feed_set_set_feeds (fixture->set, a_b, G_N_ELEMENTS (a_b));
+  g_assert_cmpuint (fixture->n_items_changed, ==, 0);
+
+  lwn_feed_set_set_feeds (fixture->set, b_a, G_N_ELEMENTS (b_a));
+  g_assert_cmpuint (fixture->n_items_changed, ==, 1);
+  g_assert_true (lwn_feed_set_get_reader (fixture->set, 0) == reader_b);
+  g_assert_true (lwn_feed_set_get_reader (fixture->set, 1) == reader_a);
+  g_assert_false (lwn_feed_set_get_feed_notify (fixture->set, reader_b));
+  {
+    g_autofree char *name = lwn_reader_dup_name (reader_b);
+
+    g_assert_cmpstr (name, ==, "Bee");
+  }
+
+  /* Removed and added back at once, while its last write may still be
+   * under way: what was read of it is still read. */
+  lwn_feed_set_set_feeds (fixture->set, only_b, 1);
+  lwn_feed_set_set_feeds (fixture->set, b_a, G_N_ELEMENTS (b_a));
+  g_assert_true (lwn_feed_set_get_reader (fixture->set, 1) != reader_a);
+  reader_a = lwn_feed_set_get_reader (fixture->set, 1);
+  wait_for_reader (reader_a, "feed a, back");
+  g_assert_cmpuint (lwn_reader_get_n_unread (reader_a), ==, 1);
+
+  a_state = lwn_feed_set_dup_state_dir (fixture->set, a);
+  a_file = g_build_filename (a_state, "state.ini", NULL);
+  g_remove (a_file);
+  lwn_feed_set_set_feeds (fixture->set, only_b, 1);
+  g_assert_cmpuint (lwn_feed_set_get_n_feeds (fixture->set), ==, 1);
+  g_assert_true (lwn_feed_set_get_reader (fixture->set, 0) == reader_b);
+  /* Removed, it writes its marks as it goes, off the main thread. */
+  {
+    gint64 deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+
+    while (!g_file_test (a_file, G_FILE_TEST_IS_REGULAR))
+      {
+        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+      }
+  }
+  g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 3);
+}
+
+/* The set goes while its feeds still load, one of them slowly: the loads
+ * that end afterwards find nothing of it. */
+static void
+test_gone_while_loading (SetFixture *fixture,
+                         gconstpointer data)
+{
+  g_autofree char *slow = lwn_test_server_dup_url (fixture->server, "/slow");
+  g_autofree char *quick = lwn_test_server_dup_url (fixture->server, "/quick");
+  const LwnFeedSpec specs[] = { { .url = quick, .notify = TRUE }, { .url = slow, .notify = TRUE } };
+  gint64 until;
+
+  serve_items (fixture, "/quick", 1, 2, 0);
+  serve_items (fixture, "/slow", 50, 2, 800);
+  make_set (fixture, quick);
+  lwn_feed_set_set_spread (fixture->set, 0);
+  lwn_feed_set_set_feeds (fixture->set, specs, G_N_ELEMENTS (specs));
+  lwn_feed_set_start (fixture->set);
+  while (lwn_test_server_count_requests (fixture->server, "/slow") == 0)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  lwn_feed_set_shutdown (fixture->set);
+  g_clear_object (&fixture->set);
+  until = g_get_monotonic_time () + 1500 * 1000;
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+typedef struct
+{
+  const char *name;
+  const char *html;
+  const char *expected;
+} HtmlCase;
+
+static const HtmlCase html_cases[] = {
+  { "rss", "<html><head><link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feed.xml\"></head></html>",
+    "https://example.org/feed.xml" },
+  { "first-of-several",
+    "<head><link rel=stylesheet href=a.css><link rel=\"alternate\" type=\"application/atom+xml\" href=\"atom.xml\">"
+    "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"rss.xml\"></head>",
+    "https://example.org/blog/atom.xml" },
+  { "rel-tokens-and-case", "<LINK REL=\"Feed Alternate\" TYPE=\"Application/RSS+XML; charset=utf-8\" HREF=\" x.rss \">",
+    "https://example.org/blog/x.rss" },
+  { "json-feed", "<link rel=alternate type=application/feed+json href=https://other.example/feed.json>",
+    "https://other.example/feed.json" },
+  { "base-href", "<head><base href=\"https://cdn.example/sub/\"><link rel=alternate type=application/rss+xml href=f></head>",
+    "https://cdn.example/sub/f" },
+  { "in-the-body", "<p>text<link rel=alternate type=application/rss+xml href=/late.xml></p>", "https://example.org/late.xml" },
+  { "not-a-feed-type", "<link rel=alternate type=text/html href=/fr/ hreflang=fr>", NULL },
+  { "not-alternate", "<link rel=stylesheet type=application/rss+xml href=/x>", NULL },
+  { "not-http", "<link rel=alternate type=application/rss+xml href=\"javascript:alert(1)\">", NULL },
+  { "nothing", "<html><body>Hello</body></html>", NULL },
+  { "broken", "<html><head><link rel=alternate type=application/rss+xml href=/ok.xml", "https://example.org/ok.xml" },
+};
+
+static void
+test_find_in_html (gconstpointer data)
+{
+  const HtmlCase *html_case = data;
+  g_autoptr (GBytes) html = g_bytes_new_static (html_case->html, strlen (html_case->html));
+  g_autofree char *found = lwn_feed_find_in_html (html, "https://example.org/blog/post.html");
+
+  g_assert_cmpstr (found, ==, html_case->expected);
+}
+
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+  char *feed_url;
+  char *title;
+  GError *error;
+} FindResult;
+
+static void
+find_cb (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  FindResult *find = user_data;
+
+  find->ok = lwn_feed_find_finish (result, &find->feed_url, &find->title, &find->error);
+  find->done = TRUE;
+}
+
+static void
+find (SetFixture *fixture,
+      const char *path,
+      FindResult *result)
+{
+  g_autofree char *url = lwn_test_server_dup_url (fixture->server, path);
+  gint64 deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  lwn_feed_find_async (url, NULL, find_cb, result);
+  while (!result->done)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static void
+find_result_clear (FindResult *result)
+{
+  g_free (result->feed_url);
+  g_free (result->title);
+  g_clear_error (&result->error);
+  memset (result, 0, sizeof *result);
+}
+
+/* An address typed in the preferences: a feed is itself; a page leads to
+ * the feed it names; a page that names none, or a dead one, says why. */
+static void
+test_find (SetFixture *fixture,
+           gconstpointer data)
+{
+  LwnTestRoute page = { .content_type = "text/html; charset=utf-8",
+                        .body = "<!DOCTYPE html><html><head><title>A blog</title>"
+                                "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feed\"></head>"
+                                "<body><p>Posts</p></body></html>" };
+  LwnTestRoute plain = { .content_type = "text/html", .body = "<html><body>No feed here</body></html>" };
+  LwnTestRoute broken_link = { .content_type = "text/html",
+                               .body = "<link rel=alternate type=application/rss+xml href=/missing>" };
+  LwnTestRoute missing = { .status = 404, .content_type = "text/plain", .body = "gone" };
+  g_autofree char *feed_url = lwn_test_server_dup_url (fixture->server, "/feed");
+  FindResult result = { 0 };
+
+  serve_items (fixture, "/feed", 1, 2, 0);
+  lwn_test_server_add_route (fixture->server, "/page", &page);
+  lwn_test_server_add_route (fixture->server, "/plain", &plain);
+  lwn_test_server_add_route (fixture->server, "/broken", &broken_link);
+  lwn_test_server_add_route (fixture->server, "/missing", &missing);
+
+  find (fixture, "/feed", &result);
+  g_assert_no_error (result.error);
+  g_assert_cmpstr (result.feed_url, ==, feed_url);
+  g_assert_cmpstr (result.title, ==, "Test feed");
+  find_result_clear (&result);
+
+  find (fixture, "/page", &result);
+  g_assert_no_error (result.error);
+  g_assert_cmpstr (result.feed_url, ==, feed_url);
+  g_assert_cmpstr (result.title, ==, "Test feed");
+  find_result_clear (&result);
+
+  find (fixture, "/plain", &result);
+  g_assert_false (result.ok);
+  g_assert_error (result.error, LWN_PARSE_ERROR, LWN_PARSE_ERROR_NOT_A_FEED);
+  find_result_clear (&result);
+
+  find (fixture, "/broken", &result);
+  g_assert_false (result.ok);
+  g_assert_nonnull (strstr (result.error->message, "/missing"));
+  find_result_clear (&result);
+
+  find (fixture, "/missing", &result);
+  g_assert_false (result.ok);
+  g_assert_nonnull (strstr (result.error->message, "404"));
+  find_result_clear (&result);
+}
+
+int
+main (int argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/feed-set/three-feeds", SetFixture, NULL, set_fixture_set_up, test_three_feeds, set_fixture_tear_down);
+  g_test_add ("/feed-set/migration-keeps-marks", SetFixture, NULL, set_fixture_set_up, test_migration_keeps_marks,
+              set_fixture_tear_down);
+  g_test_add ("/feed-set/add-move-remove", SetFixture, NULL, set_fixture_set_up, test_add_move_remove,
+              set_fixture_tear_down);
+  g_test_add ("/feed-set/gone-while-loading", SetFixture, NULL, set_fixture_set_up, test_gone_while_loading,
+              set_fixture_tear_down);
+  g_test_add_func ("/feed-set/settings/migration", test_settings_migration);
+  g_test_add_func ("/feed-set/settings/default", test_settings_default);
+  g_test_add ("/feed-set/find", SetFixture, NULL, set_fixture_set_up, test_find, set_fixture_tear_down);
+  for (guint i = 0; i < G_N_ELEMENTS (html_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-set/find-in-html/%s", html_cases[i].name);
+
+      g_test_add_data_func (path, &html_cases[i], test_find_in_html);
+    }
+
+  return g_test_run ();
+}
