@@ -331,16 +331,6 @@ class Model:
         if self.shown is not None and item in self.shown:
             self.mark_read(item)
 
-    def switch(self, feed):
-        # A group on screen is about the other feed: whether the next one adds to it or
-        # starts afresh is the applet's choice.
-        if self.group_chain is not None:
-            self.chain_unknown = True
-        self.current = feed
-        self.shown = None
-        self.error = None
-        self.manual_unchanged = False
-
     def notifier_gone(self):
         self.notifier_up = False
         self.open_singles.clear()

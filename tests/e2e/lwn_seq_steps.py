@@ -25,7 +25,6 @@ DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 WEIGHTS = {
     "publish": 10,
     "refresh": 14,
-    "switch": 3,
     "open-headlines": 5,
     "close-headlines": 5,
     "open-preferences": 3,
@@ -84,8 +83,6 @@ def describe(step):
         return "refresh by %s; %s" % (via[step.get("via", "menu")], answer[step["mode"]])
     if do == "wait-timeout":
         return "wait for the hanging refresh to time out"
-    if do == "switch":
-        return "switch to feed %s" % step["feed"]
     if do in ("open-headlines", "open-preferences"):
         return "open the %s window (%s)" % (do.split("-")[1], step.get("via", "menu"))
     if do in ("close-headlines", "close-preferences"):
@@ -203,8 +200,6 @@ class Steps:
             modes = [(mode, weight) for mode, weight in REFRESH_MODES if mode != "stall" or can_hang]
             step["mode"] = weighted(rng, modes)
             step["via"] = weighted(rng, [("menu", 8), ("start", 1), ("window", 2 if m.headlines_open else 0)])
-        elif do == "switch":
-            step["feed"] = rng.choice([f for f in FEEDS if f != m.current])
         elif do == "open-headlines":
             step["via"] = weighted(rng, [("menu", 4), ("--show", 1)])
         elif do in ("close-headlines", "close-preferences"):
@@ -321,15 +316,6 @@ class Steps:
         self.model.failed("too slow")
         self.run.consume(None)
         return True
-
-    def do_switch(self, step, index):
-        if step["feed"] == self.model.current:
-            return False
-        self.stall = None
-        cursor = self.run.cursor()
-        self.model.switch(step["feed"])
-        self.world.settings("feed-url", self.world.server.url(step["feed"]))
-        self.run.expect_answer(cursor, manual=False)
 
     def do_open_headlines(self, step, index):
         if step.get("via") == "--show":

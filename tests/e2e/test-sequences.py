@@ -30,7 +30,7 @@ import lwn_seq_world as seqworld
 # Chosen (with lwn_seq_dry, the model alone) so that together they take every kind of
 # step, the 1,200-item feed and a refresh that times out once each (checked first); about
 # three minutes under ASan on a loaded two-core machine.
-FIXED_SEEDS = (17, 11, 1, 22)
+FIXED_SEEDS = (17, 1, 22, 25)
 STEPS = 25
 
 
