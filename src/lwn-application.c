@@ -49,6 +49,8 @@ struct _LwnApplication
    * any http(s) URL and raises the browser, which no other process may ask. */
   GSimpleActionGroup *window_actions;
 
+  GHashTable *reminder_feeds; /* item id → the URL of the feed whose reminder was told */
+
   LwnTrayHost *tray_host;
   guint sigterm_id;
   guint sigint_id;
@@ -358,6 +360,8 @@ reader_reminder_due_cb (LwnFeedSet *feeds,
                         const char *url,
                         LwnApplication *self)
 {
+  /* The reminder ends as it is told: its action must still know its feed. */
+  g_hash_table_replace (self->reminder_feeds, g_strdup (item_id), g_strdup (lwn_reader_get_feed_url (reader)));
   lwn_notifier_remind (self->notifier, item_id, title, url);
 }
 
@@ -381,13 +385,16 @@ notifier_open_reminder_cb (LwnNotifier *notifier,
                            const char *activation_token,
                            LwnApplication *self)
 {
-  LwnReader *holder = lwn_feed_set_find_reminder (self->feeds, item_id);
+  LwnReader *holder = lwn_feed_set_find_url (self->feeds, g_hash_table_lookup (self->reminder_feeds, item_id));
   g_autofree char *article_url = lwn_feed_set_open (self->feeds, item_id);
 
+  if (holder == NULL)
+    holder = lwn_feed_set_find_reminder (self->feeds, item_id);
   /* Asked for on its own: read, also when it left the feed since, in the
-   * feed that kept the reminder. */
+   * feed whose reminder it was. */
   if (article_url == NULL && holder != NULL)
     lwn_reader_mark_read (holder, item_id);
+  g_hash_table_remove (self->reminder_feeds, item_id);
   open_url (self, article_url != NULL ? article_url : url, activation_token);
 }
 
@@ -931,6 +938,7 @@ lwn_application_dispose (GObject *object)
 static void
 lwn_application_finalize (GObject *object)
 {
+  g_hash_table_unref (LWN_APPLICATION (object)->reminder_feeds);
   g_debug ("Application finalized");
 
   G_OBJECT_CLASS (lwn_application_parent_class)->finalize (object);
@@ -967,6 +975,7 @@ lwn_application_init (LwnApplication *self)
     { NULL },
   };
 
+  self->reminder_feeds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self), _ ("Shows the latest LWN.net headlines in the panel."));
 }
