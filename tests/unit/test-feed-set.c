@@ -412,9 +412,14 @@ test_add_move_remove (SetFixture *fixture,
 
   /* Removed and added back at once, while its last write may still be
    * under way: what was read of it is still read. */
-  lwn_feed_set_set_feeds (fixture->set, only_b, 1);
-  lwn_feed_set_set_feeds (fixture->set, b_a, G_N_ELEMENTS (b_a));
-  g_assert_true (lwn_feed_set_get_reader (fixture->set, 1) != reader_a);
+  {
+    /* Held, so that its address cannot be the new reader's. */
+    g_autoptr (LwnReader) removed = g_object_ref (reader_a);
+
+    lwn_feed_set_set_feeds (fixture->set, only_b, 1);
+    lwn_feed_set_set_feeds (fixture->set, b_a, G_N_ELEMENTS (b_a));
+    g_assert_true (lwn_feed_set_get_reader (fixture->set, 1) != removed);
+  }
   reader_a = lwn_feed_set_get_reader (fixture->set, 1);
   wait_for_reader (reader_a, "feed a, back");
   g_assert_cmpuint (lwn_reader_get_n_unread (reader_a), ==, 1);
