@@ -352,6 +352,16 @@ reader_read_cb (LwnFeedSet *feeds,
     lwn_notifier_withdraw_all (self->notifier);
 }
 
+/* Its notifications go with it: shown later, they would be recorded by no
+ * reading model, and announced again if the feed came back. */
+static void
+feed_removed_cb (LwnFeedSet *feeds,
+                 const char *url,
+                 LwnApplication *self)
+{
+  lwn_notifier_withdraw_feed (self->notifier, url);
+}
+
 static void
 reader_reminder_due_cb (LwnFeedSet *feeds,
                         LwnReader *reader,
@@ -578,6 +588,7 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->feeds, "alert", G_CALLBACK (reader_alert_cb), self);
   g_signal_connect (self->feeds, "read", G_CALLBACK (reader_read_cb), self);
   g_signal_connect (self->feeds, "reminder-due", G_CALLBACK (reader_reminder_due_cb), self);
+  g_signal_connect (self->feeds, "feed-removed", G_CALLBACK (feed_removed_cb), self);
   g_signal_connect (self->notifier, "open", G_CALLBACK (notifier_open_cb), self);
   g_signal_connect (self->notifier, "open-reminder", G_CALLBACK (notifier_open_reminder_cb), self);
   g_signal_connect (self->notifier, "show-all", G_CALLBACK (notifier_show_all_cb), self);

@@ -63,6 +63,7 @@ enum
   SIGNAL_ALERT,
   SIGNAL_READ,
   SIGNAL_REMINDER_DUE,
+  SIGNAL_FEED_REMOVED,
   N_SIGNALS
 };
 
@@ -354,8 +355,11 @@ lwn_feed_set_new (const char *state_dir,
  *
  * Follows @specs from now on. A feed followed already keeps its reading
  * model, headlines and timing, and takes the new name and notification
- * choice; a new one loads its state and, once the set is started, starts
- * (and so polls at once); a feed no longer listed stops and saves.
+ * choice; a new one loads its state and, once the set is started, starts:
+ * the first new one polls at once, and each next one
+ * %LWN_FEED_SET_ADD_SPREAD_SECONDS after the one before it, so that a list
+ * imported at once does not send all its requests together. A feed no
+ * longer listed stops and saves, and #LwnFeedSet::feed-removed tells it.
  */
 void
 lwn_feed_set_set_feeds (LwnFeedSet *self,
@@ -364,7 +368,9 @@ lwn_feed_set_set_feeds (LwnFeedSet *self,
 {
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GPtrArray) before = NULL;
+  g_autoptr (GPtrArray) removed = NULL;
   gboolean same = TRUE;
+  guint n_added = 0;
 
   g_return_if_fail (LWN_IS_FEED_SET (self));
   g_return_if_fail (specs != NULL || n_specs == 0);
@@ -392,7 +398,10 @@ lwn_feed_set_set_feeds (LwnFeedSet *self,
         {
           entry = entry_new (self, &specs[i]);
           if (self->started)
-            lwn_reader_start (entry->reader);
+            {
+              lwn_reader_set_first_poll_wait (entry->reader, n_added++ * LWN_FEED_SET_ADD_SPREAD_SECONDS);
+              lwn_reader_start (entry->reader);
+            }
         }
       g_ptr_array_add (entries, entry);
     }
@@ -403,13 +412,22 @@ lwn_feed_set_set_feeds (LwnFeedSet *self,
 
   g_ptr_array_unref (self->entries);
   self->entries = g_ptr_array_ref (entries);
+  removed = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < before->len; i++)
-    if (!g_ptr_array_find (entries, g_ptr_array_index (before, i), NULL))
-      entry_free (g_ptr_array_index (before, i));
+    {
+      Entry *entry = g_ptr_array_index (before, i);
+
+      if (g_ptr_array_find (entries, entry, NULL))
+        continue;
+      g_ptr_array_add (removed, g_strdup (entry->url));
+      entry_free (entry);
+    }
 
   if (!same)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, before->len, entries->len);
   count_unread (self);
+  for (guint i = 0; i < removed->len; i++)
+    g_signal_emit (self, signals[SIGNAL_FEED_REMOVED], 0, g_ptr_array_index (removed, i));
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
@@ -816,6 +834,16 @@ lwn_feed_set_class_init (LwnFeedSetClass *klass)
   signals[SIGNAL_REMINDER_DUE] = g_signal_new ("reminder-due", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                                NULL, G_TYPE_NONE, 4, LWN_TYPE_READER, G_TYPE_STRING, G_TYPE_STRING,
                                                G_TYPE_STRING);
+  /**
+   * LwnFeedSet::feed-removed:
+   * @url: the configured address of a feed lwn_feed_set_set_feeds() no
+   *   longer follows
+   *
+   * Told once the set is without it: what it announced has no reading
+   * model left to record it as shown. Not told when the set goes.
+   */
+  signals[SIGNAL_FEED_REMOVED] = g_signal_new ("feed-removed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                               NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 
 /* The feeds of a set first poll this many seconds apart, and so keep apart. */
 #define LWN_FEED_SET_SPREAD_SECONDS 4
+/* Feeds added together while the set runs poll this many seconds apart, the first at once: a
+ * new feed shows nothing until it has polled, so its turn comes sooner than at a start. */
+#define LWN_FEED_SET_ADD_SPREAD_SECONDS 1
 
 /* One followed feed, as the settings and the command line give it. */
 typedef struct

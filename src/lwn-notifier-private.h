@@ -84,6 +84,9 @@ typedef struct
    * the content still to send, and those of the content being sent. */
   GPtrArray *unshown;
   GPtrArray *showing;
+  /* LWN_NOTE_ITEM's: the feeds whose announcement it carries, by address; a feed no longer
+   * followed takes it with it unless another feed announced it too. */
+  GPtrArray *feeds;
 } LwnNote;
 
 /* The grouped notification of one feed, and the headlines it counts. */

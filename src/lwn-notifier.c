@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Desktop notifications for new headlines, shown with libnotify: one per headline, or one per feed that
- * groups many and is updated in place while it is shown, withdrawn once read; one per subscriber-only article
+ * groups many and is updated in place while it is shown, withdrawn once read or once its feed is no
+ * longer followed; one per subscriber-only article
  * a reminder was set for, once it is free to read; what no server could show yet
  * waits, within bounds, for the next server that appears, and what a server showed is told. Each
  * note moves by the state table in lwn-notifier-private.h. The notifier owns the conversation with
@@ -37,6 +38,10 @@ typedef struct
 {
   char *item_id;
   char *title;
+  /* (nullable) When only other feeds announced it, and the group took it over from their
+   * notification still waiting: their addresses, so that it leaves with the last of them to go
+   * (lwn_notifier_withdraw_feed()). NULL once the group's own feed announced it. */
+  GPtrArray *feeds;
 } Grouped;
 
 G_DEFINE_FINAL_TYPE (LwnNotifier, lwn_notifier, G_TYPE_OBJECT)
@@ -53,6 +58,8 @@ note_new (LwnNoteKind kind,
   note->item_id = g_strdup (item_id);
   note->unshown = g_ptr_array_new_with_free_func (g_free);
   note->showing = g_ptr_array_new_with_free_func (g_free);
+  if (kind == LWN_NOTE_ITEM)
+    note->feeds = g_ptr_array_new_with_free_func (g_free);
   return note;
 }
 
@@ -61,6 +68,7 @@ note_free (LwnNote *note)
 {
   g_ptr_array_unref (note->unshown);
   g_ptr_array_unref (note->showing);
+  g_clear_pointer (&note->feeds, g_ptr_array_unref);
   g_free (note->item_id);
   g_free (note->summary);
   g_free (note->body);
@@ -73,6 +81,7 @@ grouped_free (Grouped *grouped)
 {
   g_free (grouped->item_id);
   g_free (grouped->title);
+  g_clear_pointer (&grouped->feeds, g_ptr_array_unref);
   g_free (grouped);
 }
 
@@ -600,9 +609,27 @@ forget_oldest (LwnNotifier *self,
     note_move (self, oldest, LWN_NOTE_EVENT_FORGET, 0);
 }
 
+static gboolean
+has_feed (GPtrArray *feeds,
+          const char *feed,
+          guint *index)
+{
+  return g_ptr_array_find_with_equal_func (feeds, feed, g_str_equal, index);
+}
+
+static void
+add_feeds (GPtrArray *feeds,
+           GPtrArray *more)
+{
+  for (guint i = 0; i < more->len; i++)
+    if (!has_feed (feeds, g_ptr_array_index (more, i), NULL))
+      g_ptr_array_add (feeds, g_strdup (g_ptr_array_index (more, i)));
+}
+
 static void
 announce_one (LwnNotifier *self,
-              LwnFeedItem *item)
+              LwnFeedItem *item,
+              const char *feed)
 {
   const char *item_id = lwn_feed_item_get_id (item);
   g_autofree char *summary = lwn_text_strip_controls (lwn_feed_item_get_title (item));
@@ -618,6 +645,8 @@ announce_one (LwnNotifier *self,
     }
   if (note->unshown->len == 0)
     g_ptr_array_add (note->unshown, g_strdup (item_id));
+  if (!has_feed (note->feeds, feed, NULL))
+    g_ptr_array_add (note->feeds, g_strdup (feed));
   update_note (self, note, summary, body, lwn_feed_item_get_url (item), HEADLINE_CATEGORY);
 }
 
@@ -642,19 +671,29 @@ list_waiting_items (LwnNotifier *self)
 }
 
 /* Adds a headline to the group, after those added before it in this batch, and to @added unless
- * the group counts it already. */
+ * the group counts it already. @feeds are those of a waiting notification the group takes over,
+ * NULL for the group's own feed's headline. */
 static void
 group_add (LwnGroup *group,
            guint *position,
            GPtrArray *added,
            const char *item_id,
-           const char *title)
+           const char *title,
+           GPtrArray *feeds)
 {
   g_autofree char *plain_title = NULL;
-  Grouped *grouped;
+  gboolean own = feeds == NULL || has_feed (feeds, group->key, NULL);
+  Grouped *grouped = g_hash_table_lookup (group->grouped_ids, item_id);
 
-  if (g_hash_table_contains (group->grouped_ids, item_id))
-    return;
+  if (grouped != NULL)
+    {
+      /* It stays while any feed that announced it is followed. */
+      if (own)
+        g_clear_pointer (&grouped->feeds, g_ptr_array_unref);
+      else if (grouped->feeds != NULL)
+        add_feeds (grouped->feeds, feeds);
+      return;
+    }
   g_ptr_array_add (added, g_strdup (item_id));
   /* A first run of a large feed: what could not be tracked is only counted. */
   if (*position >= GROUP_MAX_TRACKED)
@@ -667,6 +706,11 @@ group_add (LwnGroup *group,
   grouped = g_new0 (Grouped, 1);
   grouped->item_id = g_strdup (item_id);
   grouped->title = lwn_text_ellipsize (plain_title, 80);
+  if (!own)
+    {
+      grouped->feeds = g_ptr_array_new_with_free_func (g_free);
+      add_feeds (grouped->feeds, feeds);
+    }
   g_ptr_array_insert (group->grouped, (int) (*position)++, grouped);
   g_hash_table_insert (group->grouped_ids, grouped->item_id, grouped);
 }
@@ -692,13 +736,13 @@ announce_group (LwnNotifier *self,
     {
       LwnFeedItem *item = g_ptr_array_index (items, i);
 
-      group_add (group, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
+      group_add (group, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item), NULL);
     }
   for (guint i = 0; waiting != NULL && i < waiting->len; i++)
     {
       LwnNote *note = g_ptr_array_index (waiting, i);
 
-      group_add (group, &position, added, note->item_id, note->summary);
+      group_add (group, &position, added, note->item_id, note->summary, note->feeds);
       note_move (self, note, LWN_NOTE_EVENT_FORGET, 0);
     }
   if (added->len == 0 && !is_new)
@@ -838,7 +882,8 @@ lwn_notifier_new (GDBusConnection *bus)
  * @items: (element-type LwnFeedItem): the new items, newest first
  * @max_single: up to this many items get a notification each
  * @feed: (nullable): the feed they come from: each feed has a grouped
- *   notification of its own
+ *   notification of its own, and lwn_notifier_withdraw_feed() withdraws
+ *   what it announced
  * @site_name: the feed's name, for its grouped notification
  * @site_url: (nullable): what the grouped notification is about
  *
@@ -889,7 +934,7 @@ lwn_notifier_announce (LwnNotifier *self,
     }
 
   for (guint i = 0; i < items->len; i++)
-    announce_one (self, g_ptr_array_index (items, i));
+    announce_one (self, g_ptr_array_index (items, i), feed);
 }
 
 /**
@@ -963,6 +1008,84 @@ lwn_notifier_withdraw_all (LwnNotifier *self)
       if (note->kind != LWN_NOTE_MESSAGE && note->kind != LWN_NOTE_NOTICE)
         withdraw_note (self, note);
     }
+}
+
+/* Takes out of another feed's group what it took over from @feed alone, and what @feed's
+ * announcement of it still had to send. Returns whether that left the group with nothing. */
+static gboolean
+group_drop_feed (LwnGroup *group,
+                 const char *feed)
+{
+  gboolean dropped = FALSE;
+
+  for (guint i = group->grouped->len; i-- > 0;)
+    {
+      Grouped *grouped = g_ptr_array_index (group->grouped, i);
+      guint index;
+
+      if (grouped->feeds == NULL || !has_feed (grouped->feeds, feed, &index))
+        continue;
+      g_ptr_array_remove_index (grouped->feeds, index);
+      if (grouped->feeds->len > 0)
+        continue;
+      if (g_ptr_array_find_with_equal_func (group->note->unshown, grouped->item_id, g_str_equal, &index))
+        g_ptr_array_remove_index (group->note->unshown, index);
+      g_hash_table_remove (group->grouped_ids, grouped->item_id);
+      g_ptr_array_remove_index (group->grouped, i);
+      dropped = TRUE;
+    }
+  return dropped && group->grouped->len == 0 && group->n_untracked == 0;
+}
+
+/**
+ * lwn_notifier_withdraw_feed:
+ * @self: a #LwnNotifier
+ * @feed: a feed no longer followed, as lwn_notifier_announce() was given it
+ *
+ * Closes the feed's grouped notification and its headlines' own, or drops them if they wait for
+ * a server: no reading model is left to record them as shown (#LwnNotifier::shown), and the
+ * feed, if followed again, announces what it had not shown yet once more. A headline's own
+ * notification that another feed announced too stays, for that feed; what another feed's group
+ * took over from @feed alone leaves it, while @feed's group goes whole: what it took over from
+ * other feeds, not shown, stays theirs to announce at the next start. Reminders stay: each was
+ * asked for article by article, its reading model let go of it once it was told, so that
+ * nothing would tell it again, and its action opens the article without the feed.
+ */
+void
+lwn_notifier_withdraw_feed (LwnNotifier *self,
+                            const char *feed)
+{
+  g_autoptr (GPtrArray) gone = NULL;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_if_fail (LWN_IS_NOTIFIER (self));
+  g_return_if_fail (feed != NULL);
+
+  gone = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, self->items);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      LwnNote *note = value;
+      guint index;
+
+      if (!has_feed (note->feeds, feed, &index))
+        continue;
+      g_ptr_array_remove_index (note->feeds, index);
+      if (note->feeds->len == 0)
+        g_ptr_array_add (gone, note);
+    }
+  g_hash_table_iter_init (&iter, self->groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      LwnGroup *group = value;
+
+      if (g_str_equal (group->key, feed) || group_drop_feed (group, feed))
+        g_ptr_array_add (gone, group->note);
+    }
+  /* Withdrawn once the walks are over: a note that goes leaves its table. */
+  for (guint i = 0; i < gone->len; i++)
+    withdraw_note (self, g_ptr_array_index (gone, i));
 }
 
 /**

@@ -26,6 +26,8 @@ void         lwn_notifier_announce      (LwnNotifier *self,
 void         lwn_notifier_withdraw      (LwnNotifier *self,
                                          const char  *item_id);
 void         lwn_notifier_withdraw_all  (LwnNotifier *self);
+void         lwn_notifier_withdraw_feed (LwnNotifier *self,
+                                         const char  *feed);
 void         lwn_notifier_show_message  (LwnNotifier *self,
                                          const char  *summary,
                                          const char  *body);

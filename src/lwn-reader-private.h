@@ -49,6 +49,7 @@ struct _LwnReader
 
   char *name;                     /* what the person calls the feed; NULL for its own title */
   guint first_poll_delay_seconds; /* keeps the feeds of a set from polling at once */
+  guint first_poll_wait_seconds;  /* and feeds added together, saved copy or not */
 
   LwnReaderNowFunc now_func;
   gpointer now_data;

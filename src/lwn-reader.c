@@ -743,9 +743,10 @@ start_polling (LwnReader *self)
     return;
 
   self->polling = TRUE;
-  /* A feed with nothing to show asks at once; one shown from its saved
-   * copy can wait its turn. */
-  lwn_scheduler_start (self->scheduler, self->feed != NULL ? self->first_poll_delay_seconds : 0);
+  /* A feed with nothing to show asks at once, unless it waits behind the
+   * feeds added with it; one shown from its saved copy can wait its turn. */
+  lwn_scheduler_start (self->scheduler,
+                       MAX (self->feed != NULL ? self->first_poll_delay_seconds : 0, self->first_poll_wait_seconds));
 }
 
 static void
@@ -1579,6 +1580,25 @@ lwn_reader_set_first_poll_delay (LwnReader *self,
   g_return_if_fail (LWN_IS_READER (self));
 
   self->first_poll_delay_seconds = seconds;
+}
+
+/**
+ * lwn_reader_set_first_poll_wait:
+ * @self: a #LwnReader
+ * @seconds: how long after its saved copy is shown, or known to be
+ *   missing, the feed first polls at the earliest, with a saved copy or
+ *   without
+ *
+ * Keeps feeds added together from all polling at once, although none has
+ * anything to show until it polls; call before lwn_reader_start().
+ */
+void
+lwn_reader_set_first_poll_wait (LwnReader *self,
+                                guint seconds)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  self->first_poll_wait_seconds = seconds;
 }
 
 /**

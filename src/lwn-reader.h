@@ -78,6 +78,8 @@ void           lwn_reader_set_network_monitor  (LwnReader  *self,
                                                 GNetworkMonitor *monitor);
 void           lwn_reader_set_first_poll_delay (LwnReader  *self,
                                                 guint       seconds);
+void           lwn_reader_set_first_poll_wait  (LwnReader  *self,
+                                                guint       seconds);
 /* clang-format on */
 
 G_END_DECLS

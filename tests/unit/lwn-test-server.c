@@ -48,6 +48,7 @@ typedef struct
   char *method;
   char *path;
   GHashTable *headers; /* lower-case name → value */
+  gint64 received;     /* monotonic, when its request line came */
 } Request;
 
 typedef struct
@@ -328,6 +329,7 @@ read_request (Connection *connection)
     return NULL;
 
   request = g_new0 (Request, 1);
+  request->received = g_get_monotonic_time ();
   request->method = g_strdup (parts[0]);
   request->path = g_strdup (parts[1]);
   request->headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -578,6 +580,34 @@ lwn_test_server_count_requests (LwnTestServer *server,
   g_mutex_unlock (&server->mutex);
 
   return count;
+}
+
+/**
+ * lwn_test_server_get_first_request_time:
+ * @server: a server
+ * @path: a request path
+ *
+ * Returns: when the first request for @path came, in g_get_monotonic_time()'s
+ *   microseconds, as the server saw it rather than when the test looks; 0
+ *   if none came yet
+ */
+gint64
+lwn_test_server_get_first_request_time (LwnTestServer *server,
+                                        const char *path)
+{
+  gint64 received = 0;
+
+  g_mutex_lock (&server->mutex);
+  for (guint i = 0; i < server->requests->len && received == 0; i++)
+    {
+      const Request *request = g_ptr_array_index (server->requests, i);
+
+      if (strcmp (request->path, path) == 0)
+        received = request->received;
+    }
+  g_mutex_unlock (&server->mutex);
+
+  return received;
 }
 
 /**

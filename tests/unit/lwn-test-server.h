@@ -37,6 +37,8 @@ char *lwn_test_server_dup_url (LwnTestServer *server,
                                const char *path);
 guint lwn_test_server_count_requests (LwnTestServer *server,
                                       const char *path);
+gint64 lwn_test_server_get_first_request_time (LwnTestServer *server,
+                                               const char *path);
 char *lwn_test_server_dup_request_header (LwnTestServer *server,
                                           const char *path,
                                           const char *name);

@@ -444,6 +444,119 @@ test_add_move_remove (SetFixture *fixture,
   g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 3);
 }
 
+typedef struct
+{
+  LwnFeedSet *set;
+  GPtrArray *urls;
+  gboolean still_there; /* a feed told as removed was still in the set */
+} Removed;
+
+static void
+feed_removed_cb (LwnFeedSet *set,
+                 const char *url,
+                 Removed *removed)
+{
+  g_ptr_array_add (removed->urls, g_strdup (url));
+  if (lwn_feed_set_find_url (set, url) != NULL)
+    removed->still_there = TRUE;
+}
+
+/* Each feed that leaves the list is told, once it has left, and no feed
+ * that stays; the set going tells nothing. */
+static void
+test_feed_removed (SetFixture *fixture,
+                   gconstpointer data)
+{
+  g_autofree char *a = lwn_test_server_dup_url (fixture->server, "/a");
+  g_autofree char *b = lwn_test_server_dup_url (fixture->server, "/b");
+  g_autofree char *c = lwn_test_server_dup_url (fixture->server, "/c");
+  const LwnFeedSpec a_b_c[] = { { .url = a, .notify = TRUE }, { .url = b, .notify = TRUE }, { .url = c, .notify = TRUE } };
+  const LwnFeedSpec c_a[] = { { .url = c, .notify = TRUE }, { .url = a, .name = "A", .notify = FALSE } };
+  const LwnFeedSpec only_a[] = { { .url = a, .notify = TRUE } };
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  Removed removed = { .urls = urls };
+
+  serve_items (fixture, "/a", 10, 2, 0);
+  serve_items (fixture, "/b", 20, 2, 0);
+  serve_items (fixture, "/c", 30, 2, 0);
+  make_set (fixture, a);
+  g_signal_connect (fixture->set, "feed-removed", G_CALLBACK (feed_removed_cb), &removed);
+  lwn_feed_set_set_feeds (fixture->set, a_b_c, G_N_ELEMENTS (a_b_c));
+  lwn_feed_set_start (fixture->set);
+  g_assert_cmpuint (urls->len, ==, 0);
+
+  /* Moved, renamed or given another notification choice, a feed stays. */
+  lwn_feed_set_set_feeds (fixture->set, c_a, G_N_ELEMENTS (c_a));
+  g_assert_cmpuint (urls->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (urls, 0), ==, b);
+  lwn_feed_set_set_feeds (fixture->set, c_a, G_N_ELEMENTS (c_a));
+  g_assert_cmpuint (urls->len, ==, 1);
+
+  lwn_feed_set_set_feeds (fixture->set, only_a, G_N_ELEMENTS (only_a));
+  g_assert_cmpuint (urls->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (urls, 1), ==, c);
+  g_assert_false (removed.still_there);
+
+  lwn_feed_set_shutdown (fixture->set);
+  g_clear_object (&fixture->set);
+  g_assert_cmpuint (urls->len, ==, 2);
+}
+
+/* Feeds added together while the set runs, none with anything to show,
+ * poll one after another in the list's order, the first at once: an
+ * imported list does not send all its requests together. */
+static void
+test_added_in_turn (SetFixture *fixture,
+                    gconstpointer data)
+{
+  g_autofree char *first = lwn_test_server_dup_url (fixture->server, "/first");
+  const char *const paths[] = { "/a", "/b", "/c" };
+  LwnFeedSpec specs[1 + G_N_ELEMENTS (paths)] = { { .url = first, .notify = TRUE } };
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  gint64 requested[G_N_ELEMENTS (paths)] = { 0 };
+  gint64 deadline;
+  gboolean all = FALSE;
+
+  serve_items (fixture, "/first", 1, 2, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      serve_items (fixture, paths[i], 10 * (i + 1), 2, 0);
+      g_ptr_array_add (urls, lwn_test_server_dup_url (fixture->server, paths[i]));
+      specs[1 + i] = (LwnFeedSpec){ .url = g_ptr_array_index (urls, i), .notify = TRUE };
+    }
+  make_set (fixture, first);
+  lwn_feed_set_set_feeds (fixture->set, specs, 1);
+  lwn_feed_set_start (fixture->set);
+  wait_for_reader (lwn_feed_set_get_reader (fixture->set, 0), "the first feed");
+
+  lwn_feed_set_set_feeds (fixture->set, specs, G_N_ELEMENTS (specs));
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (!all)
+    {
+      all = TRUE;
+      for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+        {
+          requested[i] = lwn_test_server_get_first_request_time (fixture->server, paths[i]);
+          all = all && requested[i] != 0;
+        }
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  /* A second apart, by the server's clock. GLib's whole-second timers may
+   * fire a quarter of a second early, so half a second is what is sure;
+   * how late they fire is for the machine to say. */
+  for (guint i = 1; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_test_message ("%s requested %" G_GINT64_FORMAT " ms after %s", paths[i],
+                      (requested[i] - requested[i - 1]) / G_TIME_SPAN_MILLISECOND, paths[i - 1]);
+      g_assert_cmpint (requested[i] - requested[i - 1], >=, LWN_FEED_SET_ADD_SPREAD_SECONDS * G_USEC_PER_SEC / 2);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    wait_for_reader (lwn_feed_set_get_reader (fixture->set, 1 + i), paths[i]);
+}
+
 /* The set goes while its feeds still load, one of them slowly: the loads
  * that end afterwards find nothing of it. */
 static void
@@ -621,6 +734,9 @@ main (int argc,
   g_test_add ("/feed-set/migration-keeps-marks", SetFixture, NULL, set_fixture_set_up, test_migration_keeps_marks,
               set_fixture_tear_down);
   g_test_add ("/feed-set/add-move-remove", SetFixture, NULL, set_fixture_set_up, test_add_move_remove,
+              set_fixture_tear_down);
+  g_test_add ("/feed-set/feed-removed", SetFixture, NULL, set_fixture_set_up, test_feed_removed, set_fixture_tear_down);
+  g_test_add ("/feed-set/added-in-turn", SetFixture, NULL, set_fixture_set_up, test_added_in_turn,
               set_fixture_tear_down);
   g_test_add ("/feed-set/gone-while-loading", SetFixture, NULL, set_fixture_set_up, test_gone_while_loading,
               set_fixture_tear_down);

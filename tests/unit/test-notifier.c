@@ -427,6 +427,19 @@ announce (Fixture *fixture,
   lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, NULL, SITE_NAME, SITE_URL);
 }
 
+/* As a feed of a set announces: under its own address and name. */
+static void
+announce_feed (Fixture *fixture,
+               guint newest,
+               guint n,
+               const char *feed,
+               const char *site_name)
+{
+  g_autoptr (GPtrArray) items = make_items (newest, n);
+
+  lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, feed, site_name, SITE_URL);
+}
+
 static void
 withdraw (Fixture *fixture,
           guint number)
@@ -453,6 +466,16 @@ compare_strings (gconstpointer a,
                  gconstpointer b)
 {
   return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gint
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 first = *(const guint32 *) a;
+  guint32 second = *(const guint32 *) b;
+
+  return first < second ? -1 : first > second;
 }
 
 /* Fixture */
@@ -1014,6 +1037,165 @@ test_group_per_feed (Fixture *fixture,
   settle (fixture, mock);
   assert_closed (mock, 2, 1);
   g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 0);
+  mock_server_free (mock);
+}
+
+#define FEED_A "https://a.example/feed"
+#define FEED_B "https://b.example/feed"
+#define FEED_C "https://c.example/feed"
+
+static void
+test_withdraw_feed_waiting (Fixture *fixture,
+                            gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+
+  g_test_summary ("A feed no longer followed while no server is there takes its waiting notifications with it, "
+                  "its headlines' own and its group: the next server shows only the other feed's, and only "
+                  "those are told as shown");
+
+  settle (fixture, NULL);
+  announce_feed (fixture, 1, 1, FEED_A, "A");
+  announce_feed (fixture, 2, 1, FEED_B, "B");
+  announce_feed (fixture, 15, 5, FEED_A, "A");
+  settle (fixture, NULL);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1 + 1 + 1 + 5);
+
+  lwn_notifier_withdraw_feed (fixture->notifier, FEED_A);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1);
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 1);
+  g_assert_cmpstr (notify_at (notifies, 0).summary, ==, "Headline 2");
+  assert_shown_once (fixture, 2, 2);
+  mock_server_free (mock);
+}
+
+static void
+test_withdraw_feed_taken_over (Fixture *fixture,
+                               gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GPtrArray) notifies = NULL;
+  g_autoptr (GHashTable) told = g_hash_table_new (g_str_hash, g_str_equal);
+  Notify notify;
+
+  g_test_summary ("A group that took over the waiting notifications of other feeds lets go of those of a feed "
+                  "no longer followed, unless a feed still followed announced them too");
+
+  settle (fixture, NULL);
+  announce_feed (fixture, 1, 1, FEED_A, "A");
+  /* An article both carry. */
+  announce_feed (fixture, 3, 1, FEED_A, "A");
+  announce_feed (fixture, 3, 1, FEED_B, "B");
+  announce_feed (fixture, 2, 1, FEED_B, "B");
+  /* More than may wait one by one: C's group takes them all over. */
+  announce_feed (fixture, 41, 2, FEED_C, "C");
+  settle (fixture, NULL);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1 + 5);
+
+  lwn_notifier_withdraw_feed (fixture->notifier, FEED_A);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1 + 4);
+
+  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+  wait_calls (mock, "Notify", 1);
+  settle (fixture, mock);
+  notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint (notifies->len, ==, 1);
+  notify = notify_at (notifies, 0);
+  g_assert_cmpstr (notify.summary, ==, "4 new headlines from C");
+  g_assert_cmpstr (notify.body, ==, "• Headline 41\n• Headline 40\n• Headline 2\n• Headline 3");
+  g_assert_cmpuint (fixture->shown->len, ==, 4);
+  for (guint i = 0; i < fixture->shown->len; i++)
+    g_hash_table_add (told, g_ptr_array_index (fixture->shown, i));
+  for (guint number = 1; number <= 41; number++)
+    {
+      g_autofree char *id = item_url (number);
+
+      g_assert_cmpint (g_hash_table_contains (told, id), ==, number == 2 || number == 3 || number >= 40);
+    }
+
+  /* C's own stay, whoever else goes. */
+  lwn_notifier_withdraw_feed (fixture->notifier, FEED_B);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1 + 2);
+  lwn_notifier_withdraw_feed (fixture->notifier, FEED_C);
+  wait_calls (mock, "CloseNotification", 1);
+  settle (fixture, mock);
+  assert_closed (mock, 0, 1);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 0);
+  mock_server_free (mock);
+}
+
+/* The ids the server was asked to close, in ascending order. */
+static GArray *
+closed_ids (MockServer *mock)
+{
+  g_autoptr (GPtrArray) closes = mock_server_calls (mock, "CloseNotification");
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint i = 0; i < closes->len; i++)
+    {
+      guint32 id;
+
+      g_variant_get (g_ptr_array_index (closes, i), "(u)", &id);
+      g_array_append_val (ids, id);
+    }
+  g_array_sort (ids, compare_ids);
+  return ids;
+}
+
+static void
+test_withdraw_feed_shown (Fixture *fixture,
+                          gconstpointer data)
+{
+  MockServer *mock;
+  g_autoptr (GArray) closed = NULL;
+  g_autofree char *reminded = item_url (1);
+
+  g_test_summary ("A feed no longer followed takes its shown notifications with it, its headlines' own and its "
+                  "group; another feed's stay, and so do a headline another feed announced too and a reminder");
+
+  mock = start_server (fixture);
+  announce_feed (fixture, 1, 1, FEED_A, "A");
+  wait_calls (mock, "Notify", 1);
+  announce_feed (fixture, 2, 1, FEED_B, "B");
+  wait_calls (mock, "Notify", 2);
+  announce_feed (fixture, 5, 1, FEED_A, "A");
+  wait_calls (mock, "Notify", 3);
+  settle (fixture, mock);
+  announce_feed (fixture, 5, 1, FEED_B, "B");
+  wait_calls (mock, "Notify", 4);
+  announce_feed (fixture, 15, 5, FEED_A, "A");
+  wait_calls (mock, "Notify", 5);
+  lwn_notifier_remind (fixture->notifier, reminded, "Article 1", reminded);
+  wait_calls (mock, "Notify", 6);
+  settle (fixture, mock);
+  /* Ids: 1 and 2 for the single headlines, 3 for the one both carry, 4 A's group, 5 the reminder. */
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 1 + 5 + 1);
+
+  lwn_notifier_withdraw_feed (fixture->notifier, FEED_A);
+  wait_calls (mock, "CloseNotification", 2);
+  settle (fixture, mock);
+  closed = closed_ids (mock);
+  g_assert_cmpuint (closed->len, ==, 2);
+  g_assert_cmpuint (g_array_index (closed, guint32, 0), ==, 1);
+  g_assert_cmpuint (g_array_index (closed, guint32, 1), ==, 4);
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3);
+
+  lwn_notifier_withdraw_feed (fixture->notifier, FEED_B);
+  wait_calls (mock, "CloseNotification", 4);
+  settle (fixture, mock);
+  g_clear_pointer (&closed, g_array_unref);
+  closed = closed_ids (mock);
+  g_assert_cmpuint (closed->len, ==, 4);
+  for (guint i = 0; i < closed->len; i++)
+    g_assert_cmpuint (g_array_index (closed, guint32, i), ==, i + 1);
+  /* The reminder. */
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1);
   mock_server_free (mock);
 }
 
@@ -1590,6 +1772,9 @@ main (int argc,
   ADD ("/notifier/group/read", test_group_read);
   ADD ("/notifier/group/per-feed", test_group_per_feed);
   ADD ("/notifier/group/large", test_group_large);
+  ADD ("/notifier/withdraw-feed/waiting", test_withdraw_feed_waiting);
+  ADD ("/notifier/withdraw-feed/taken-over", test_withdraw_feed_taken_over);
+  ADD ("/notifier/withdraw-feed/shown", test_withdraw_feed_shown);
   ADD ("/notifier/action/activation-token", test_activation_token);
   ADD ("/notifier/hung-server/quit", test_hung_server_quit);
   ADD ("/notifier/hung-server/announce", test_hung_server_announce);
