@@ -117,32 +117,37 @@ class DryRun(seqrun.Run):
     def notification_on_screen(self, kind, item_id):
         return _Anything()
 
-    def expect_answer(self, cursor, manual):
-        self.answer(manual)
+    def expect_answer(self, cursor, manual, feeds=None):
+        self.answer(manual, feeds)
 
     def consume(self, cursor, manual=False):
         pass
 
-    def answer(self, manual=False):
-        """The answer the server gives the current feed's next request."""
+    def answer(self, manual=False, feeds=None):
+        """The answers the server gives the next request of each feed followed (or of
+        those given), in turn."""
         m = self.model
-        faults = self.world.server.faults[m.current]
-        fault = faults.pop(0) if faults else None
-        if fault in ("500", "malformed"):
-            m.failed(fault)
-            m.manual_unchanged = False
-            return
-        generation = m.server_generation[m.current]
-        applied = m.applied[m.current]
-        if applied is not None and applied[0] == generation and m.shown is not None:
-            m.not_modified()
-            m.manual_unchanged = manual
-        else:
-            m.take_feed(generation, m.versions[m.current][generation])
-            m.manual_unchanged = False
-        if fault == "redirect-perm":
-            # As Run.consume() has it: the feed's new address is saved.
-            m.save()
+        for name in feeds or list(m.followed):
+            feed = m.feeds[name]
+            faults = self.world.server.faults[name]
+            fault = faults.pop(0) if faults else None
+            if fault in ("500", "malformed"):
+                feed.failed(fault)
+                feed.manual_unchanged = False
+                continue
+            generation = m.server_generation[name]
+            if feed.applied is not None and feed.applied[0] == generation and feed.shown is not None:
+                feed.not_modified()
+                feed.manual_unchanged = manual
+            else:
+                feed.take_feed(generation, m.versions[name][generation])
+                feed.manual_unchanged = False
+            if fault == "redirect-perm":
+                # As Run.consume() has it: the feed's new address is saved.
+                feed.save()
+
+    def wait_feeds_saved(self, since):
+        pass
 
 
 def plan(seed, count, skip=()):
@@ -156,8 +161,12 @@ def coverage(sequences):
     """The kinds of step, refresh answers and features the sequences take."""
     kinds = set()
     for steps in sequences:
+        removed = False
         for step in steps:
             kinds.add(step["do"])
+            if step["do"] == "add-feed" and removed:
+                kinds.add("feed added back")
+            removed |= step["do"] == "remove-feed"
             if step["do"] == "refresh":
                 kinds.add("refresh " + step["mode"])
             if step.get("big"):
@@ -167,5 +176,5 @@ def coverage(sequences):
 
 def every_kind():
     return (set(seqsteps.WEIGHTS) | {"refresh " + mode for mode, _ in seqsteps.REFRESH_MODES}
-            | {"big feed", "wait-timeout"})
+            | {"big feed", "wait-timeout", "feed added back"})
 

@@ -14,6 +14,11 @@ announced while none is there waits for the next one, in the same run or, as far
 is still in the feed, unread and wanted, at the next start, with the save of its first
 answer (a first run's again as one group).
 
+With several feeds, each has all of that of its own (its state file, its first run,
+its grouped notification "N new headlines from NAME"), the menu shares its max-items rows
+between them under a heading each, and a feed no longer followed takes its notifications
+with it, shown or waiting, and keeps its state file for when it is added back.
+
 The model only follows what the test did and what the feed server answered (its request
 log); it never reads the applet's state, so that it can disagree with it."""
 
@@ -56,15 +61,15 @@ class Batch:
         self.sure = not maybe
 
 
-class Model:
-    def __init__(self, feed_titles):
-        self.items = {}  # id → Item, every item ever published
-        self.by_title = {}
-        self.server = {name: [] for name in feed_titles}  # what the server serves now
-        self.server_generation = {name: 0 for name in feed_titles}
-        self.versions = {name: {} for name in feed_titles}  # generation → items
-        self.applied = {name: None for name in feed_titles}  # last 200 the applet took: (generation, items)
-        self.current = next(iter(feed_titles))
+class Feed:
+    """What the applet keeps of one feed: its reading model while it is followed, and its
+    state file and saved copy, which outlive its being followed."""
+
+    def __init__(self, model, name, title):
+        self.model = model
+        self.name = name
+        self.title = title
+        self.applied = None  # the last 200 the applet took: (generation, items), its saved copy
         self.shown = None  # items shown, None before the first answer of this feed
         self.error = None  # why the last load failed, as a word the status line must hold
         self.manual_unchanged = False
@@ -74,18 +79,14 @@ class Model:
         self.last_seen = {}  # id → tick when last in a feed the applet took
         self.tick = 0
         self.unsure = set()  # ids the applet may have forgotten (read or announced)
-        self.ever_unsure = set()  # and those it may have announced twice, then
         self.pending = []  # items recorded as announced in memory, not yet on disk
         self.pending_first_run = False
         self.pending_maybe = []  # items the applet may or may not take for new
         self.save_error = False
-        self.locked = False
         self.saves = 0  # successful saves so far, for the test to wait for the disk
 
-        # Announcements no notification server has shown: the batches the notifier keeps
-        # for the next server in this run, and what the applet keeps pending in memory
-        # and on disk (id → item), with whether they are a first run's.
-        self.owed = []
+        # Announcements no notification server has shown: what the applet keeps pending
+        # in memory and on disk (id → item), with whether they are a first run's.
         self.unshown = {}
         self.unshown_maybe = {}  # items it may keep pending: whether it took them as new is unsure
         self.unshown_first_run = False
@@ -93,36 +94,11 @@ class Model:
         self.retell = None  # the Batch a start took up, for the next save to announce
         self.retell_due = False  # a start has not shown a feed yet
 
-        self.notifications = True
-        self.security = True
-        self.max_items = 20
-
-        self.notifier_up = True
-        self.flapping = False  # the notification server is being replaced right now
-        self.host_up = True
-        # Once told (in a setting, which outlives restarts) that the applet runs on
-        # without a window where no tray shows it, the window does not say so again.
-        self.background_notice_shown = False
-        self.headlines_open = False
-        self.preferences_open = False
-
-        # Announcements the applet owes, oldest first, each a Batch with how it is shown.
-        self.expected = []
-        self.open_singles = set()  # ids whose notification is still on screen
-        self.group_chain = None  # ids in the grouped notification on screen, or None
+        self.group_chain = None  # ids in the feed's grouped notification on screen, or None
         self.chain_unknown = False  # the group on screen may hold more than the model knows
-        self.opened = []  # URLs the applet must have opened, in order
 
-    # Feeds ----------------------------------------------------------------
-
-    def add_item(self, item):
-        self.items[item.id] = item
-        self.by_title[item.title] = item
-
-    def publish(self, feed, items):
-        self.server[feed] = list(items)
-        self.server_generation[feed] += 1
-        self.versions[feed][self.server_generation[feed]] = list(items)
+    def __repr__(self):
+        return "<feed %s>" % self.name
 
     def _forget_check(self):
         """Ids the rules let the applet forget become unsure from now on."""
@@ -133,14 +109,14 @@ class Model:
         for item_id in ordered[KEPT_IDS:]:
             if item_id not in shown:
                 self.unsure.add(item_id)
-                self.ever_unsure.add(item_id)
+                self.model.ever_unsure.add(item_id)
 
     # Answers of the feed server, in the order the applet got them ----------
 
     def take_feed(self, generation, items):
-        """A 200 for the current feed: shown, its new items recorded as announced in
-        memory, then saved; the save announces them."""
-        self.applied[self.current] = (generation, list(items))
+        """A 200: shown, its new items recorded as announced in memory, then saved; the
+        save announces them."""
+        self.applied = (generation, list(items))
         self.shown = list(items)
         self.error = None
         self.tick += 1
@@ -153,12 +129,12 @@ class Model:
             if item.id in self.unsure:
                 # Forgotten or not: the applet may count it as new.
                 self.pending_maybe.append(item)
-                if self.wanted(item):
+                if self.model.wanted(item):
                     self.unshown_maybe[item.id] = item
             elif item.id not in self.ann_mem:
                 self.ann_mem.add(item.id)
                 fresh.append(item)
-                if self.wanted(item):
+                if self.model.wanted(item):
                     self.unshown[item.id] = item
                     self.unshown_first_run |= first_run
         self._forget_check()
@@ -178,21 +154,18 @@ class Model:
 
     # Announcements no server has shown -------------------------------------
 
-    def wanted(self, item):
-        return self.notifications and (self.security or not item.security)
-
     def _check_first_run(self):
         if not self.unshown and not self.unshown_maybe:
             self.unshown_first_run = False
 
-    def _drop(self, items, disk=False):
+    def drop(self, items, disk=False):
         """Not pending any more: shown, read, left out or gone from the feed; with disk,
         the applet's next save (which does not fail) records that too."""
         for item in items:
             self.unshown.pop(item.id, None)
             self.unshown_maybe.pop(item.id, None)
         self._check_first_run()
-        if disk and not self.locked:
+        if disk and not self.model.locked:
             sure, maybe, first_run = self.unshown_disk
             for item in items:
                 sure.pop(item.id, None)
@@ -203,8 +176,8 @@ class Model:
         """A feed shown: what is pending and not in it is dropped, and the first feed a
         start shows takes up what an earlier run left pending."""
         ids = {item.id for item in items}
-        self._drop([item for item in list(self.unshown.values()) + list(self.unshown_maybe.values())
-                    if item.id not in ids])
+        self.drop([item for item in list(self.unshown.values()) + list(self.unshown_maybe.values())
+                   if item.id not in ids])
         if not self.retell_due:
             return
         self.retell_due = False
@@ -214,8 +187,8 @@ class Model:
             if item.id not in self.unshown and item.id not in self.unshown_maybe:
                 continue
             unread = self.is_unread(item)
-            if unread is False or not self.wanted(item):
-                self._drop([item])
+            if unread is False or not self.model.wanted(item):
+                self.drop([item])
             elif unread is None or item.id in self.unshown_maybe:
                 maybe.append(item)
             else:
@@ -226,7 +199,7 @@ class Model:
     # Saving and announcing --------------------------------------------------
 
     def save(self):
-        if self.locked:
+        if self.model.locked:
             self.save_error = True
             return
         self.save_error = False
@@ -246,11 +219,219 @@ class Model:
             maybe = maybe + again_maybe
             first_run |= retell.first_run and bool(again or again_maybe)
         if items or maybe:
-            self.announce(Batch(items, first_run, maybe))
+            self.model.announce(Batch(items, first_run, maybe), self)
 
-    def announce(self, batch):
+    # What people do -------------------------------------------------------
+
+    def is_unread(self, item):
+        """True or False, or None when the rules allow either."""
+        if item.id in self.unsure:
+            return None
+        return item.id not in self.read_mem
+
+    def shows(self, item):
+        return self.shown is not None and item in self.shown
+
+    def mark_read(self, item):
+        """lwn_reader_open() of a shown item: read, its notification withdrawn."""
+        pending = item.id in self.unshown or item.id in self.unshown_maybe
+        self.model.withdraw_owed({item.id})
+        if item.id in self.read_mem:
+            if pending:
+                self.save()
+            return
+        self.read_mem.add(item.id)
+        self.unsure.discard(item.id)
+        self.save()
+
+    def mark_all_read(self):
+        changed = False
+        for item in self.shown or []:
+            if item.id not in self.read_mem:
+                self.read_mem.add(item.id)
+                changed = True
+            if item.id in self.unshown or item.id in self.unshown_maybe:
+                changed = True
+            self.unsure.discard(item.id)
+        self.model.withdraw_owed({item.id for item in self.shown or []})
+        if changed:
+            self.save()
+
+    def forget_notifications(self, unknown=False):
+        self.group_chain = None
+        self.chain_unknown = unknown
+
+    def stop(self):
+        """The reader ends (a clean exit, or the feed no longer followed): the last save
+        waits for the disk, and nothing pending is announced; with the folder locked, only
+        what was on disk before survives."""
+        if not self.model.locked:
+            self.read_disk = set(self.read_mem)
+            self.ann_disk = set(self.ann_mem)
+            self.unshown_disk = (dict(self.unshown), dict(self.unshown_maybe), self.unshown_first_run)
+        self.forget_notifications()
+
+    def start(self):
+        """A reader starts on the state on disk, and shows the saved copy until the
+        network answers."""
+        self.read_mem = set(self.read_disk)
+        self.ann_mem = set(self.ann_disk)
+        self.pending, self.pending_first_run, self.pending_maybe = [], False, []
+        sure, maybe, first_run = self.unshown_disk
+        self.unshown, self.unshown_maybe, self.unshown_first_run = dict(sure), dict(maybe), first_run
+        self.retell = None
+        self.retell_due = True
+        self.save_error = False
+        self.error = None
+        self.manual_unchanged = False
+        self.shown = list(self.applied[1]) if self.applied else None
+        if self.shown is not None:
+            self._shown_feed(self.shown)
+
+    # What the views must show --------------------------------------------
+
+    def rows(self):
+        """[(item, unread or None)] of the feed's headlines, each once."""
+        rows = []
+        seen = set()
+        for item in self.shown or []:
+            if item.id not in seen:
+                seen.add(item.id)
+                rows.append((item, self.is_unread(item)))
+        return rows
+
+    def unread_count(self):
+        return sum(1 for item in self.shown or [] if item.id not in self.read_mem)
+
+    def heading(self):
+        """The feed's heading in a menu of several feeds."""
+        if self.shown is None:
+            return self.title + (" \u2014 could not load" if self.error is not None else " \u2014 loading\u2026")
+        if not self.shown:
+            return self.title + " \u2014 no headlines"
+        return self.title
+
+    def status_prefixes(self):
+        """The status line's possible beginnings, as compute_status() orders them."""
+        if self.error is not None:
+            return ("Last update failed: ",)
+        if self.save_error:
+            return ("Notifications paused: ",)
+        if self.manual_unchanged:
+            return ("Up to date",)
+        return ("Updated ",)
+
+
+class Model:
+    def __init__(self, feed_titles):
+        self.items = {}  # id → Item, every item ever published
+        self.by_title = {}
+        self.server = {name: [] for name in feed_titles}  # what the server serves now
+        self.server_generation = {name: 0 for name in feed_titles}
+        self.versions = {name: {} for name in feed_titles}  # generation → items
+        self.feeds = {name: Feed(self, name, title) for name, title in feed_titles.items()}
+        # The feeds followed, in the order of the setting; the first is followed always,
+        # and keeps its state in the state folder itself (state.ini).
+        self.followed = [next(iter(feed_titles))]
+        self.ever_unsure = set()  # ids the applet may have forgotten, and so announced twice
+
+        self.locked = False
+        # Announcements no notification server has shown: the batches the notifier keeps
+        # for the next server in this run.
+        self.owed = []
+
+        self.notifications = True
+        self.security = True
+        self.max_items = 20
+
+        self.notifier_up = True
+        self.flapping = False  # the notification server is being replaced right now
+        self.host_up = True
+        # Once told (in a setting, which outlives restarts) that the applet runs on
+        # without a window where no tray shows it, the window does not say so again.
+        self.background_notice_shown = False
+        self.headlines_open = False
+        self.preferences_open = False
+
+        # Announcements the applet owes, oldest first, each a Batch with how it is shown.
+        self.expected = []
+        self.open_singles = set()  # ids whose notification is still on screen
+        self.opened = []  # URLs the applet must have opened, in order
+
+    # The first feed, which the window shows and whose status the menu's is ----
+
+    @property
+    def current(self):
+        return self.followed[0]
+
+    @property
+    def first(self):
+        return self.feeds[self.current]
+
+    @property
+    def shown(self):
+        return self.first.shown
+
+    @property
+    def error(self):
+        return self.first.error
+
+    @property
+    def saves(self):
+        return sum(feed.saves for feed in self.feeds.values())
+
+    @property
+    def applied(self):
+        return {name: feed.applied for name, feed in self.feeds.items()}
+
+    def following(self):
+        return [self.feeds[name] for name in self.followed]
+
+    def waits_for_save(self):
+        """Whether a save is owed: a failure that ends on its own time would make it."""
+        return any(feed.save_error or feed.pending or feed.pending_maybe for feed in self.following())
+
+    # Feeds ----------------------------------------------------------------
+
+    def add_item(self, item):
+        self.items[item.id] = item
+        self.by_title[item.title] = item
+
+    def publish(self, feed, items):
+        self.server[feed] = list(items)
+        self.server_generation[feed] += 1
+        self.versions[feed][self.server_generation[feed]] = list(items)
+
+    def follow(self, name):
+        """A feed added to the list: its reader starts as at a start, and polls at once."""
+        self.followed.append(name)
+        self.feeds[name].start()
+
+    def unfollow(self, name):
+        """A feed removed from the list: its reader stops and saves, and its notifications
+        go with it, shown or waiting for a server."""
+        feed = self.feeds[name]
+        self.followed.remove(name)
+        if not self.locked:
+            # Its last save, written as it goes.
+            feed.saves += 1
+        feed.stop()
+        self.owed = [batch for batch in self.owed if batch.feed is not feed]
+        self.open_singles -= {item.id for batch in self.expected if batch.feed is feed for item in batch.items}
+
+    # Announcements no server has shown -------------------------------------
+
+    def wanted(self, item):
+        return self.notifications and (self.security or not item.security)
+
+    def drop(self, items, disk=False):
+        for feed in self.following():
+            feed.drop(items, disk)
+
+    def announce(self, batch, feed):
+        batch.feed = feed
         unwanted = [item for item in batch.items + batch.maybe if not self.wanted(item)]
-        self._drop(unwanted)
+        feed.drop(unwanted)
         if not self.notifications:
             return
         batch.items = [item for item in batch.items if self.security or not item.security]
@@ -263,79 +444,55 @@ class Model:
             self.owed.append(batch)
             return
         # Shown at once: the applet records that with its next save.
-        self._drop(batch.items + batch.maybe, disk=True)
+        self.drop(batch.items + batch.maybe, disk=True)
         limit = 1 if batch.first_run else MAX_SINGLE
         batch.group = len(batch.items) > limit
-        batch.chain_unknown = self.chain_unknown
+        batch.chain_unknown = feed.chain_unknown
         if not batch.sure or self.flapping:
-            # Whatever it shows, the notifications on screen are unknown from now on.
+            # Whatever it shows, the feed's notifications on screen are unknown from now on.
             batch.group = None
-            self.chain_unknown = True
+            feed.chain_unknown = True
         self.expected.append(batch)
         if batch.group is False:
             self.open_singles.update(item.id for item in batch.items)
         elif batch.group:
-            if self.group_chain is None:
-                self.group_chain = []
-            batch.chain_before = list(self.group_chain)
-            batch.chain_unread_before = sum(1 for item_id in self.group_chain if item_id not in self.read_mem)
-            self.group_chain.extend(item.id for item in batch.items)
+            if feed.group_chain is None:
+                feed.group_chain = []
+            batch.chain_before = list(feed.group_chain)
+            batch.chain_unread_before = sum(1 for item_id in feed.group_chain if item_id not in feed.read_mem)
+            feed.group_chain.extend(item.id for item in batch.items)
 
     # What people do -------------------------------------------------------
 
-    def is_unread(self, item):
-        """True or False, or None when the rules allow either."""
-        if item.id in self.unsure:
-            return None
-        return item.id not in self.read_mem
-
-    def _withdraw_owed(self, ids):
+    def withdraw_owed(self, ids):
         """Read: what waits for a server is withdrawn, and no longer pending."""
         for batch in self.owed:
             batch.items = [item for item in batch.items if item.id not in ids]
             batch.maybe = [item for item in batch.maybe if item.id not in ids]
-        self._drop([self.items[item_id] for item_id in ids])
-
-    def mark_read(self, item):
-        """lwn_reader_open() of a shown item: read, its notification withdrawn."""
-        self.open_singles.discard(item.id)
-        pending = item.id in self.unshown or item.id in self.unshown_maybe
-        self._withdraw_owed({item.id})
-        if item.id in self.read_mem:
-            if pending:
-                self.save()
-            return
-        self.read_mem.add(item.id)
-        self.unsure.discard(item.id)
-        self.save()
+        self.drop([self.items[item_id] for item_id in ids])
 
     def mark_all_read(self):
         self.open_singles.clear()
-        self.group_chain = None
-        self.chain_unknown = False
-        changed = False
-        for item in self.shown or []:
-            if item.id not in self.read_mem:
-                self.read_mem.add(item.id)
-                changed = True
-            if item.id in self.unshown or item.id in self.unshown_maybe:
-                changed = True
-            self.unsure.discard(item.id)
-        self._withdraw_owed({item.id for item in self.shown or []})
-        if changed:
-            self.save()
+        for feed in self.following():
+            feed.forget_notifications()
+        for feed in self.following():
+            feed.mark_all_read()
 
     def open_item(self, item):
-        """A click on a shown headline, or the action of its notification."""
+        """A click on a shown headline, or the action of its notification: read in the
+        feed that shows it."""
         self.opened.append(item.url)
-        if self.shown is not None and item in self.shown:
-            self.mark_read(item)
+        self.open_singles.discard(item.id)
+        for feed in self.following():
+            if feed.shows(item):
+                feed.mark_read(item)
+                break
 
     def notifier_gone(self):
         self.notifier_up = False
         self.open_singles.clear()
-        self.group_chain = None
-        self.chain_unknown = False
+        for feed in self.following():
+            feed.forget_notifications()
 
     def notifier_back(self):
         """A server comes: the notifier shows it what waited, each once, grouped as it
@@ -349,81 +506,82 @@ class Model:
             return
         batch = Batch(items, False, maybe)
         batch.group = None
-        self.chain_unknown = True
+        batch.feed = None
+        for feed in self.following():
+            feed.chain_unknown = True
         self.expected.append(batch)
-        recorded = any(item.id in self.unshown for item in items)
-        self._drop(items + maybe)
+        recorded = [feed for feed in self.following() if any(item.id in feed.unshown for item in items)]
+        self.drop(items + maybe)
         if self.locked:
             self.ever_unsure.update(item.id for item in items + maybe)
-        if recorded:
-            self.save()
+        for feed in recorded:
+            feed.save()
 
     def notifier_replaced(self):
         """A new server knows none of the old one's notifications, and what was
         announced while it came may be on its screen: none the model can name."""
         self.open_singles.clear()
-        self.group_chain = None
-        self.chain_unknown = True
+        for feed in self.following():
+            feed.forget_notifications(unknown=True)
 
     def stop(self):
-        """A clean exit: the last save waits for the disk, and nothing pending is
-        announced; with the folder locked, only what was on disk before survives."""
-        if not self.locked:
-            self.read_disk = set(self.read_mem)
-            self.ann_disk = set(self.ann_mem)
-            self.unshown_disk = (dict(self.unshown), dict(self.unshown_maybe), self.unshown_first_run)
+        for feed in self.following():
+            feed.stop()
         # What waited for a server goes with the process: what is pending on disk stays.
         self.owed = []
         self.headlines_open = self.preferences_open = False
         # A new process knows none of the notifications on screen.
         self.open_singles.clear()
-        self.group_chain = None
-        self.chain_unknown = False
 
     def start(self):
-        self.read_mem = set(self.read_disk)
-        self.ann_mem = set(self.ann_disk)
-        self.pending, self.pending_first_run, self.pending_maybe = [], False, []
-        sure, maybe, first_run = self.unshown_disk
-        self.unshown, self.unshown_maybe, self.unshown_first_run = dict(sure), dict(maybe), first_run
-        self.retell = None
-        self.retell_due = True
-        self.save_error = False
-        self.error = None
-        self.manual_unchanged = False
-        applied = self.applied[self.current]
-        # The saved copy is shown until the network answers.
-        self.shown = list(applied[1]) if applied else None
-        if self.shown is not None:
-            self._shown_feed(self.shown)
+        for feed in self.following():
+            feed.start()
 
     # What the views must show --------------------------------------------
 
     def menu_rows(self):
-        """[(item, unread or None)] for the menu's headline rows."""
-        rows = []
-        seen = set()
-        for item in self.shown or []:
-            if item.id in seen:
-                continue
-            seen.add(item.id)
-            rows.append((item, self.is_unread(item)))
-            if len(rows) == self.max_items:
-                break
-        return rows
+        """[(item, unread or None)] for the menu's headline rows, of every feed."""
+        return [row for _feed, rows in self.menu_sections() for row in rows]
+
+    def menu_sections(self):
+        """[(feed, rows)]: with several feeds, the max-items rows are shared out a
+        headline at a time, in turn, so that a short feed leaves its rows to the others."""
+        feeds = self.following()
+        available = [feed.rows() if feed.shown is not None else [] for feed in feeds]
+        taken = [0] * len(feeds)
+        budget = self.max_items
+        given = True
+        while budget > 0 and given:
+            given = False
+            for index, rows in enumerate(available):
+                if budget > 0 and taken[index] < len(rows):
+                    taken[index] += 1
+                    budget -= 1
+                    given = True
+        return [(feed, rows[:count]) for feed, rows, count in zip(feeds, available, taken)]
+
+    def menu_state(self):
+        """"headlines", "loading" or "failed": the menu as a whole."""
+        feeds = self.following()
+        if any(feed.shown is not None for feed in feeds) or (
+            len(feeds) > 1 and any(feed.error is not None for feed in feeds)
+        ):
+            return "headlines"
+        if len(feeds) > 1:
+            return "loading"
+        return "failed" if feeds[0].error is not None else "loading"
 
     def window_rows(self):
-        return [(item, self.is_unread(item)) for item in self.shown or []]
+        return self.first.rows()
 
     def unread_count(self):
-        return sum(1 for item in self.shown or [] if item.id not in self.read_mem)
+        return sum(feed.unread_count() for feed in self.following())
 
     def status_prefixes(self):
-        """The status line's possible beginnings, as compute_status() orders them."""
-        if self.error is not None:
-            return ("Last update failed: ",)
-        if self.save_error:
-            return ("Notifications paused: ",)
-        if self.manual_unchanged:
-            return ("Up to date",)
-        return ("Updated ",)
+        """The status line's possible beginnings: with several feeds, the names of those
+        whose last update failed, else the first feed's status."""
+        feeds = self.following()
+        failed = [feed.title for feed in feeds if feed.error is not None]
+        if len(feeds) > 1 and failed:
+            return (("Update failed: " if len(failed) == 1 else "Updates failed: ") + ", ".join(failed),)
+        return self.first.status_prefixes()

@@ -110,8 +110,10 @@ class Run:
 
     def summary(self):
         m = self.model
-        return "run %d, feed %s: %s shown, %d unread, %d announced, %d opened%s%s" % (
-            self.world.runs, m.current, "none" if m.shown is None else len(m.shown), m.unread_count(),
+        return "run %d, feeds %s: %s shown, %d unread, %d announced, %d opened%s%s" % (
+            self.world.runs, "+".join(m.followed),
+            "/".join("none" if feed.shown is None else str(len(feed.shown)) for feed in m.following()),
+            m.unread_count(),
             len(self.announced), len(m.opened), ", locked" if m.locked else "",
             ", hanging" if self.steps.stall else "") + (
             "; menu %.0f ms" % self.step_latency["answer_ms"] if self.step_latency else "")
@@ -141,61 +143,67 @@ class Run:
             return False
         return record["status"] is not None or record["aborted"]
 
-    def expect_answer(self, cursor, manual):
-        """Waits for the load the last action started to be answered, and gives the model
-        every answer since cursor. The manual refresh gap (3 s) may delay it."""
-        feed = self.model.current
-        self.wait_request(
-            cursor, lambda r: r["feed"] == feed and self.final(r), "feed %s to be requested and answered" % feed
-        )
+    def expect_answer(self, cursor, manual, feeds=None):
+        """Waits for the loads the last action started to be answered, of every feed
+        followed or of those given, and gives the model every answer since cursor. The
+        manual refresh gap (3 s) may delay them, and a start spreads its feeds' first polls
+        (4 s apart)."""
+        for name in feeds or list(self.model.followed):
+            self.wait_request(
+                cursor, lambda r, name=name: r["feed"] == name and self.final(r),
+                "feed %s to be requested and answered" % name
+            )
         self.consume(cursor, manual)
 
     def consume(self, cursor, manual=False):
         """Hands the model the answers it has not seen. A request the test did not cause
         is a failure: with a half-hour interval the applet only asks when told to."""
         records = self.world.server.log()
-        moved = False
+        moved = set()
         for number in range(self.consumed, len(records)):
             record = records[number]
             # The applet saves the new address of a feed that moved for good, in the
             # same save as the answer from there: with the state folder locked, it fails.
-            moved = moved or record["status"] == 301
+            if record["status"] == 301:
+                moved.add(record["feed"])
             if record["status"] in (301, 302) or record["mode"] == "stall":
                 continue
             if cursor is None or number < cursor:
                 raise Failure("a request the test did not cause: %r" % record)
             if (record["inm"] or "").startswith('"broken-'):
                 raise Failure("the applet kept the validator of a malformed answer: %r" % record)
-            if record["feed"] != self.model.current:
+            if record["feed"] not in self.model.followed:
                 raise Failure(
-                    "a request for feed %s while feed %s is shown: %r" % (record["feed"], self.model.current, record)
+                    "a request for feed %s while the applet follows %s: %r"
+                    % (record["feed"], "+".join(self.model.followed), record)
                 )
             self.apply(record, manual)
-            if moved:
-                self.model.save()
-                moved = False
+            if record["feed"] in moved:
+                self.model.feeds[record["feed"]].save()
+                moved.discard(record["feed"])
         self.consumed = len(records)
 
     def apply(self, record, manual):
         m = self.model
+        feed = m.feeds[record["feed"]]
         if record["status"] == 200 and record["mode"] == "healthy":
-            m.take_feed(record["generation"], m.versions[record["feed"]][record["generation"]])
-            m.manual_unchanged = False
+            feed.take_feed(record["generation"], m.versions[record["feed"]][record["generation"]])
+            feed.manual_unchanged = False
         elif record["status"] == 304:
-            applied = m.applied[m.current]
+            applied = feed.applied
             if applied is None or applied[0] != record["generation"]:
                 raise Failure(
                     "304 for version %d of feed %s, but the applet took %r last"
                     % (record["generation"], record["feed"], applied and applied[0])
                 )
-            m.not_modified()
-            m.manual_unchanged = manual
+            feed.not_modified()
+            feed.manual_unchanged = manual
         elif record["mode"] == "500":
-            m.failed("500")
-            m.manual_unchanged = False
+            feed.failed("500")
+            feed.manual_unchanged = False
         elif record["mode"] == "malformed":
-            m.failed("")
-            m.manual_unchanged = False
+            feed.failed("")
+            feed.manual_unchanged = False
 
     # Invariants -----------------------------------------------------------
 
@@ -245,16 +253,27 @@ class Run:
         entries = self.world.menu_entries()
         top, commands = e2e.split_menu(entries)
         labels = [entry["label"] for entry in top]
-        if m.shown is None:
-            want = "Could not load headlines: " if m.error is not None else e2e.LOADING
+        state = m.menu_state()
+        if state != "headlines":
+            want = "Could not load headlines: " if state == "failed" else e2e.LOADING
             if len(labels) != 1 or not labels[0].startswith(want):
                 return "expected %r, the menu shows %r" % (want, labels)
             return None
-        rows = m.menu_rows()
-        if len(labels) != len(rows) or not all(self.label_fits(l, i, u) for l, (i, u) in zip(labels, rows)):
+        sections = m.menu_sections()
+        # A heading per feed with several, then its rows: (None, heading) or (item, unread).
+        rows = []
+        for feed, feed_rows in sections:
+            if len(sections) > 1:
+                rows.append((None, feed.heading()))
+            rows.extend(feed_rows)
+
+        def fits(label, row):
+            return label == row[1] if row[0] is None else self.label_fits(label, *row)
+
+        if len(labels) != len(rows) or not all(fits(label, row) for label, row in zip(labels, rows)):
             # "(•) " marks a headline the rules let be either.
             marks = {False: "", None: "(\u2022) ", True: seqmodel.BULLET}
-            expected = [marks[unread] + item.title for item, unread in rows]
+            expected = [unread if item is None else marks[unread] + item.title for item, unread in rows]
             return "expected %r, the menu shows %r" % (expected, labels)
         if self.steps.stall is None:
             status = commands[0]["label"] if commands else ""
@@ -352,6 +371,9 @@ class Run:
                 return
             raise Failure("%r was announced, which the rules do not allow now: %r" % (item, n))
         if match:
+            feed = next((feed for feed in m.feeds.values() if feed.title == match.group(2)), None)
+            if feed is None:
+                raise Failure("a grouped notification for no feed of ours: %r" % n)
             chain = self.chains.get((server, n.replaces_id)) if n.replaces_id else None
             chain = chain or ("group", server, n.id)
             self.chains[(server, n.id)] = chain
@@ -362,7 +384,7 @@ class Run:
                 self.announce_once(m.by_title[title], chain, n)
             count = int(match.group(1))
             for batch in m.expected:
-                if batch.group and not batch.delivered:
+                if batch.group and not batch.delivered and batch.feed is feed:
                     self.check_group(batch, count, titles, n)
                     batch.delivered = True
                     return
@@ -416,7 +438,8 @@ class Run:
                 continue
             if kind == "single" and n.summary == self.model.items[item_id].title:
                 return n
-            if kind == "group" and seqmodel.GROUP.match(n.summary):
+            match = seqmodel.GROUP.match(n.summary)
+            if kind == "group" and match and match.group(2) == self.model.feeds[item_id].title:
                 return n
         raise Failure("no %s notification on screen for %r" % (kind, item_id))
 
@@ -469,6 +492,18 @@ class Run:
         e2e.wait_for(lambda: self.notification_count() > before, "what waited for a notification server")
         time.sleep(SAVE_QUIET_SECONDS)
         e2e.wait_for(quiet, "the state to be written", interval=0.05)
+
+    def wait_feeds_saved(self, since):
+        """After a feed is no longer followed: its last save, which no later step waits
+        for, is on disk and no write is under way."""
+
+        def quiet():
+            mtime = self.world.lock.state_mtime()
+            if mtime is None or mtime < since - 0.05:
+                return None
+            return time.time() - mtime >= SAVE_QUIET_SECONDS
+
+        e2e.wait_for(quiet, "the state of the feed no longer followed to be written", interval=0.05)
 
     def wait_saved(self):
         """Before the folder is locked: the last save the model counts is on disk and no

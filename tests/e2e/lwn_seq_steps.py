@@ -10,6 +10,8 @@ import lwn_e2e as e2e
 import lwn_seq_model as seqmodel
 
 FEEDS = {"a": "Alpha News", "b": "Beta News"}
+# The feed followed from the first start on, and the one added to the list and removed.
+FIRST, GUEST = "a", "b"
 FEED_SIZE = 12
 BIG_FEED = 1200
 SHOW_HEADLINES = "Show Headlines" + e2e.ELLIPSIS
@@ -43,6 +45,8 @@ WEIGHTS = {
     "unlock": 4,
     "restart": 3,
     "settings": 3,
+    "add-feed": 3,
+    "remove-feed": 2,
 }
 REFRESH_MODES = (("ok", 50), ("500", 12), ("malformed", 10), ("redirect-temp", 8), ("redirect-perm", 6), ("stall", 4))
 
@@ -80,7 +84,8 @@ def describe(step):
             "redirect-perm": "the server moves the feed (301)",
             "stall": "the server never answers (the client times out)",
         }
-        return "refresh by %s; %s" % (via[step.get("via", "menu")], answer[step["mode"]])
+        which = " for feed %s" % step["feed"] if "feed" in step and step["mode"] != "ok" else ""
+        return "refresh by %s; %s%s" % (via[step.get("via", "menu")], answer[step["mode"]], which)
     if do == "wait-timeout":
         return "wait for the hanging refresh to time out"
     if do in ("open-headlines", "open-preferences"):
@@ -95,6 +100,10 @@ def describe(step):
             step["pick"], target, step["count"])
     if do == "window-row":
         return "press Return on row %.2f of the headlines window%s" % (step["pick"], target)
+    if do == "add-feed":
+        return "add feed %s to the list of feeds" % GUEST
+    if do == "remove-feed":
+        return "remove feed %s from the list of feeds" % GUEST
     if do == "notification-action":
         return "invoke the action of notification %.2f on screen%s" % (step["pick"], target)
     if do == "mark-all":
@@ -167,9 +176,14 @@ class Steps:
             return m.host_up
         if do == "host-back":
             return not m.host_up
-        if do == "settings" and len({item.id for item in m.shown or []}) < 2:
+        if do == "settings" and sum(len(feed.rows()) for feed in m.following()) < 2:
             # Its effect on the menu is how the test knows the applet has read it.
             return False
+        if do in ("add-feed", "remove-feed"):
+            # While a refresh hangs the status line must say why, which with two feeds it
+            # does by name only; and the folder must take the removed feed's last save.
+            following = GUEST in m.followed
+            return not stalled and not m.locked and (following if do == "remove-feed" else not following)
         if do in ("lock", "unlock", "settings"):
             # A failure that ends a stall on its own time must not be the save that
             # announces: nothing changes the saving or notifying rules meanwhile.
@@ -185,7 +199,8 @@ class Steps:
         m = self.model
         step = {"do": do}
         if do == "publish":
-            step["feed"] = m.current if rng.random() < 0.75 else rng.choice([f for f in FEEDS if f != m.current])
+            share = 0.75 if len(m.followed) == 1 else 0.55
+            step["feed"] = m.current if rng.random() < share else rng.choice([f for f in FEEDS if f != m.current])
             if not self.big_done and step["feed"] == m.current and rng.random() < 0.15 and "big-feed" not in self.skip:
                 step["big"] = True
                 self.big_done = True
@@ -196,9 +211,11 @@ class Steps:
         elif do == "refresh":
             # A refresh that hangs ends on its own time; its failure must not be what
             # saves (and so announces) what is waiting for a save.
-            can_hang = self.stall is None and not (m.save_error or m.pending or m.pending_maybe)
+            can_hang = self.stall is None and not m.waits_for_save() and len(m.followed) == 1
             modes = [(mode, weight) for mode, weight in REFRESH_MODES if mode != "stall" or can_hang]
             step["mode"] = weighted(rng, modes)
+            if len(m.followed) > 1 and step["mode"] not in ("ok", "stall"):
+                step["feed"] = GUEST if rng.random() < 0.4 else FIRST
             step["via"] = weighted(rng, [("menu", 8), ("start", 1), ("window", 2 if m.headlines_open else 0)])
         elif do == "open-headlines":
             step["via"] = weighted(rng, [("menu", 4), ("--show", 1)])
@@ -280,10 +297,12 @@ class Steps:
                 self.trigger_refresh(step.get("via", "menu"))
             return
         mode = step["mode"]
-        if mode == "stall" and (m.save_error or m.pending or m.pending_maybe):
+        if mode == "stall" and (m.waits_for_save() or len(m.followed) > 1):
             mode = step["mode"] = "500"
         if mode != "ok":
-            self.world.server.queue_fault(m.current, mode)
+            # A shrunk sequence may no longer follow the feed the fault was for.
+            feed = step.get("feed", FIRST)
+            self.world.server.queue_fault(feed if feed in m.followed else FIRST, mode)
         cursor = self.run.cursor()
         self.trigger_refresh(step.get("via", "menu"))
         if mode == "stall":
@@ -302,7 +321,7 @@ class Steps:
             button = window.find(role=e2e_role("PUSH_BUTTON"), name="Refresh")
             assert button.do_action(button.actions()[0]), button
         else:
-            label = "Refresh now" if self.model.shown is not None or self.model.error is None else "Retry"
+            label = "Retry" if self.model.menu_state() == "failed" else "Refresh now"
             self.world.menu_click_label(label)
 
     def wait_timeout(self):
@@ -313,7 +332,7 @@ class Steps:
             timeout=max(1.0, started + STALL_WAIT_SECONDS - time.monotonic()),
         )
         self.stall = None
-        self.model.failed("too slow")
+        self.model.first.failed("too slow")
         self.run.consume(None)
         return True
 
@@ -384,13 +403,12 @@ class Steps:
         """Notifications the running applet put on the current server's screen and has
         not withdrawn: singles by item, and the group."""
         clickable = [("single", item_id) for item_id in sorted(self.model.open_singles)]
-        if self.model.group_chain:
-            clickable.append(("group", None))
+        clickable += [("group", feed.name) for feed in self.model.following() if feed.group_chain]
         return clickable
 
     def do_notification_action(self, step, index):
         kind, item_id = self.pick(self.clickable_notifications(), step["pick"])
-        step["target"] = self.model.items[item_id].title if kind == "single" else "the group"
+        step["target"] = self.model.items[item_id].title if kind == "single" else "the group of feed %s" % item_id
         notification = self.run.notification_on_screen(kind, item_id)
         self.world.s.notifier.invoke(notification.id, "default")
         if kind == "single":
@@ -437,6 +455,20 @@ class Steps:
         self.model.flapping = False
         self.model.notifier_replaced()
 
+    def do_add_feed(self, step, index):
+        """A feed added to the list polls at once; its first answer is a first run's."""
+        cursor = self.run.cursor()
+        self.world.follow(self.model.followed + [GUEST])
+        self.model.follow(GUEST)
+        self.run.expect_answer(cursor, manual=False, feeds=[GUEST])
+
+    def do_remove_feed(self, step, index):
+        self.run.check_notifications(wait=True)
+        since = time.time()
+        self.world.follow([name for name in self.model.followed if name != GUEST])
+        self.model.unfollow(GUEST)
+        self.run.wait_feeds_saved(since)
+
     def do_host_away(self, step, index):
         self.world.stop_host()
         self.model.host_up = False
@@ -475,7 +507,7 @@ class Steps:
             m.notifications = step["notifications"]
         # Written last, and such that the menu changes: once it shows, the applet has
         # read the others too.
-        shown = len({item.id for item in m.shown})
+        shown = sum(len(feed.rows()) for feed in m.following())
         if min(step["max_items"], shown) == min(m.max_items, shown):
             step["max_items"] = shown - 1 if m.max_items >= shown else m.max_items + 1
         self.world.settings("max-items", str(step["max_items"]))

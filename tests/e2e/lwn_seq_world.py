@@ -112,12 +112,19 @@ class StateLock:
             os.rmdir(probe)
         return "swap"
 
+    def _folders(self):
+        """The state folder and those below it (a feed's own), parents first."""
+        return [root for root, _dirs, _files in os.walk(self.path)]
+
     def lock(self):
+        """Every folder of the state: a feed's own too, and a feed's that is not there yet
+        cannot be made."""
         os.makedirs(self.path, mode=0o700, exist_ok=True)
         if self.how == "mode":
-            os.chmod(self.path, 0o500)
+            for folder in reversed(self._folders()):
+                os.chmod(folder, 0o500)
         elif self.how == "immutable":
-            subprocess.run(["chattr", "+i", self.path], check=True, timeout=30)
+            subprocess.run(["chattr", "+i"] + self._folders(), check=True, timeout=30)
         else:
             os.rename(self.path, self.aside)
             with open(self.path, "w") as f:
@@ -127,9 +134,10 @@ class StateLock:
 
     def unlock(self):
         if self.how == "mode":
-            os.chmod(self.path, 0o700)
+            for folder in self._folders():
+                os.chmod(folder, 0o700)
         elif self.how == "immutable":
-            subprocess.run(["chattr", "-i", self.path], check=True, timeout=30)
+            subprocess.run(["chattr", "-i"] + self._folders(), check=True, timeout=30)
         else:
             os.unlink(self.path)
             os.rename(self.aside, self.path)
@@ -152,10 +160,14 @@ class StateLock:
         return self.locked and self.how == "swap"
 
     def state_mtime(self):
-        try:
-            return os.stat(os.path.join(self.path, "state.ini")).st_mtime
-        except OSError:
-            return None
+        """When a state file was last written: any feed's."""
+        times = []
+        for folder in self._folders():
+            try:
+                times.append(os.stat(os.path.join(folder, "state.ini")).st_mtime)
+            except OSError:
+                pass
+        return max(times, default=None)
 
     def release(self):
         if self.locked:
@@ -242,6 +254,11 @@ class World:
 
     def settings(self, key, value):
         self.s.gsettings("set", SCHEMA, key, value)
+
+    def follow(self, names):
+        """Sets the list of feeds, as the preferences' Feeds list does."""
+        feeds = [(self.server.url(name), self.feed_titles[name], True) for name in names]
+        self.settings("feeds", GLib.Variant("a(ssb)", feeds).print_(False))
 
     def start(self):
         """Starts lwn-tray on the settings and waits for it on the bus: registered with
@@ -369,10 +386,30 @@ class World:
         windows = self.frames(PREFERENCES_TITLE)
         return windows[0] if windows else None
 
+    @staticmethod
+    def headline_lists(window):
+        """The window's list of headlines if it is on screen. A walk of what is showing
+        would miss it once the list is scrolled down by more than a page: GTK 3 then
+        reports its viewport as not showing (it measures the viewport against its own
+        scroll position), though the viewport and the list are on screen. The rows of
+        the list are not walked: there may be thousands."""
+        found = []
+        stack = [window]
+        while stack:
+            node = stack.pop()
+            if node.role == int(Role.LIST_BOX):
+                if node.name == "Headlines" and node.showing:
+                    found.append(node)
+                continue
+            if node is not window and node.role != int(Role.VIEWPORT) and not node.showing:
+                continue
+            stack.extend(reversed(node.children()))
+        return found
+
     def window_rows(self, window, limit):
         """(page, [row names]) of the headlines window: "headlines" with the names of its
         first `limit` rows, or "loading" or "error"."""
-        boxes = window.find_all(role=Role.LIST_BOX, name="Headlines", showing_only=True)
+        boxes = self.headline_lists(window)
         if boxes:
             rows = [node for node in boxes[0].children() if node.role == int(Role.LIST_ITEM)]
             return "headlines", [row.name for row in rows[:limit]]
@@ -407,7 +444,7 @@ class World:
 
     def activate_row(self, window, title):
         """Return on the row of this title, as a keyboard user opens a headline."""
-        boxes = window.find_all(role=Role.LIST_BOX, name="Headlines", showing_only=True)
+        boxes = self.headline_lists(window)
         assert boxes, "no list of headlines in the window"
         for row in boxes[0].children():
             if row.name in (title, title + ", unread"):

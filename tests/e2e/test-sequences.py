@@ -28,10 +28,24 @@ import lwn_seq_steps as seqsteps
 import lwn_seq_world as seqworld
 
 # Chosen (with lwn_seq_dry, the model alone) so that together they take every kind of
-# step, the 1,200-item feed and a refresh that times out once each (checked first); about
-# three minutes under ASan on a loaded two-core machine.
-FIXED_SEEDS = (17, 1, 22, 25)
+# step, the 1,200-item feed, a refresh that times out and a feed added back once each
+# (checked first); about three minutes on a quiet two-core machine.
+FIXED_SEEDS = (8, 10, 3, 9)
 STEPS = 25
+# Sequences that once failed, replayed with the fixed seeds: what each must not do again.
+REGRESSIONS = {
+    # A removed feed's announcements, waiting for a server, were shown when one came, and
+    # announced again once the feed was back: its store had never heard they were shown.
+    "a feed removed while its news waits for a notification server": [
+        {"do": "notifier-away"},
+        {"do": "add-feed"},
+        {"do": "remove-feed"},
+        {"do": "notifier-back"},
+        {"do": "add-feed"},
+        {"do": "publish", "feed": "b", "count": 2, "old": 0, "security": 0},
+        {"do": "refresh", "mode": "ok", "via": "menu"},
+    ],
+}
 
 
 def parse_args(argv):
@@ -135,6 +149,7 @@ def main(argv):
               file=sys.stderr)
         return 2
     seeds = seeds_of(args) if replay is None else [0]
+    runs = [(seed, replay, None) for seed in seeds]
     fixed = replay is None and not args.seed and not args.seeds and not os.environ.get("LWN_SEQ_SEEDS") and not skip
     if args.plan:
         for seed in seeds:
@@ -142,7 +157,9 @@ def main(argv):
             for index, step in enumerate(seqdry.plan(seed, args.steps, skip), 1):
                 print("#   %3d. %s" % (index, seqsteps.describe(step)))
         return 0
-    print("1..%d" % (len(seeds) + (1 if fixed else 0)), flush=True)
+    if fixed:
+        runs += [(0, steps, name) for name, steps in REGRESSIONS.items()]
+    print("1..%d" % (len(runs) + (1 if fixed else 0)), flush=True)
     failed = 0
     slowest = None
     if fixed:
@@ -154,9 +171,14 @@ def main(argv):
             print("not ok 1 - the fixed seeds take every kind of step: never %s" % ", ".join(missing), flush=True)
         else:
             print("ok 1 - the fixed seeds take every kind of step", flush=True)
-    for number, seed in enumerate(seeds, 2 if fixed else 1):
+    for number, (seed, replay, regression) in enumerate(runs, 2 if fixed else 1):
         started = time.monotonic()
-        name = "seed %d" % seed if replay is None else "the sequence in %s" % args.replay
+        if regression is not None:
+            name = "the sequence of %s" % regression
+        elif replay is not None:
+            name = "the sequence in %s" % args.replay
+        else:
+            name = "seed %d" % seed
         print("# %s, %d steps" % (name, len(replay) if replay else args.steps), flush=True)
         error, run, lines = run_sequence(args.binary, seed, args.steps, replay=replay, skip=skip)
         elapsed = time.monotonic() - started
@@ -175,7 +197,7 @@ def main(argv):
         print("not ok %d - %s (%.0fs): %s" % (number, name, elapsed, str(error).splitlines()[0][:200]))
         for line in lines:
             print("# " + line)
-        replay_hint = "--replay FILE" if replay else "--seed %d --steps %d" % (seed, args.steps)
+        replay_hint = "--replay FILE" if replay is not None else "--seed %d --steps %d" % (seed, args.steps)
         if skip:
             replay_hint += " --skip %s" % ",".join(skip)
         print_sequence(run, "%s failed at step %d; replay: test-sequences.py LWN-TRAY %s"
