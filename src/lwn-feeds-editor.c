@@ -10,6 +10,7 @@
 
 #include "lwn-feed-find.h"
 #include "lwn-feeds-editor.h"
+#include "lwn-settings-row.h"
 #include "lwn-opml.h"
 #include "lwn-reader-settings.h"
 #include "lwn-url.h"
@@ -297,18 +298,6 @@ icon_button (const char *icon,
   return button;
 }
 
-/* A row is only a frame for its controls, so keyboard focus goes straight to them. */
-static gboolean
-row_focus_cb (GtkWidget *row,
-              GtkDirectionType direction,
-              gpointer user_data)
-{
-  gboolean moved = gtk_widget_child_focus (gtk_bin_get_child (GTK_BIN (row)), direction);
-
-  g_signal_stop_emission_by_name (row, "focus");
-  return moved;
-}
-
 static GtkWidget *
 feed_row (LwnFeedsEditor *self,
           guint index,
@@ -338,7 +327,7 @@ feed_row (LwnFeedsEditor *self,
 
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
   gtk_widget_set_can_focus (row, FALSE);
-  g_signal_connect (row, "focus", G_CALLBACK (row_focus_cb), NULL);
+  g_signal_connect (row, "focus", G_CALLBACK (lwn_settings_row_focus_controls), NULL);
   g_object_set (box, "margin-start", 12, "margin-end", 6, "margin-top", 6, "margin-bottom", 6, NULL);
 
   gtk_label_set_xalign (GTK_LABEL (title), 0);
@@ -877,5 +866,5 @@ lwn_feeds_editor_init (LwnFeedsEditor *self)
   atk_object_add_relationship (entry, ATK_RELATION_DESCRIBED_BY, gtk_widget_get_accessible (GTK_WIDGET (self->add_status)));
   atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->undo_bar)), _ ("Feed removed"));
   atk_object_set_role (gtk_widget_get_accessible (GTK_WIDGET (self->undo_bar)), ATK_ROLE_NOTIFICATION);
-  g_signal_connect (self->add_row, "focus", G_CALLBACK (row_focus_cb), NULL);
+  g_signal_connect (self->add_row, "focus", G_CALLBACK (lwn_settings_row_focus_controls), NULL);
 }

@@ -8,6 +8,7 @@
 
 #include "lwn-feeds-editor.h"
 #include "lwn-preferences-window.h"
+#include "lwn-settings-row.h"
 #include "lwn-window-accessible.h"
 #include "lwn-url.h"
 
@@ -184,20 +185,6 @@ label_control (GtkLabel *title,
       if (button != NULL)
         name_accessible (button, title, subtitle);
     }
-}
-
-/* A row is only a frame for its controls, so keyboard focus goes straight to
- * them. GTK 3's own row handler would instead grab the focus for the row itself,
- * which a row that cannot take it loses: Tab then stops moving. */
-static gboolean
-row_focus_cb (GtkWidget *row,
-              GtkDirectionType direction,
-              gpointer user_data)
-{
-  gboolean moved = gtk_widget_child_focus (gtk_bin_get_child (GTK_BIN (row)), direction);
-
-  g_signal_stop_emission_by_name (row, "focus");
-  return moved;
 }
 
 /* Refresh interval ------------------------------------------------------------ */
@@ -433,7 +420,7 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_subtitle);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, subscriber_switch);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, autostart_title);
-  gtk_widget_class_bind_template_callback (widget_class, row_focus_cb);
+  gtk_widget_class_bind_template_callback (widget_class, lwn_settings_row_focus_controls);
   gtk_widget_class_bind_template_callback (widget_class, interval_combo_changed_cb);
 }
 
