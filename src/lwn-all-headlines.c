@@ -174,3 +174,28 @@ lwn_all_headlines_new (LwnFeedSet *feeds)
   g_signal_connect (feeds, "items-changed", G_CALLBACK (feeds_changed_cb), self);
   return self;
 }
+
+/**
+ * lwn_all_headlines_dup_feed_name:
+ * @self: a #LwnAllHeadlines
+ * @position: a position in the list
+ *
+ * Returns: (transfer full) (nullable): the name of the feed of the headline
+ *   at @position, or %NULL past the end
+ */
+char *
+lwn_all_headlines_dup_feed_name (LwnAllHeadlines *self,
+                                 guint position)
+{
+  g_return_val_if_fail (LWN_IS_ALL_HEADLINES (self), NULL);
+
+  for (guint i = 0; i < self->parts->len && i < lwn_feed_set_get_n_feeds (self->feeds); i++)
+    {
+      guint n = g_list_model_get_n_items (g_ptr_array_index (self->parts, i));
+
+      if (position < n)
+        return lwn_reader_dup_name (lwn_feed_set_get_reader (self->feeds, i));
+      position -= n;
+    }
+  return NULL;
+}

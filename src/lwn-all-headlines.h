@@ -10,5 +10,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LwnAllHeadlines, lwn_all_headlines, LWN, ALL_HEADLINES, GObject)
 
 LwnAllHeadlines *lwn_all_headlines_new (LwnFeedSet *feeds);
+char            *lwn_all_headlines_dup_feed_name (LwnAllHeadlines *self,
+                                                  guint            position);
 
 G_END_DECLS

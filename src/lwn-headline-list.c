@@ -54,6 +54,10 @@ struct _LwnHeadlineList
   gboolean search_waiting;
   gboolean matches_found; /* ::matches-changed is due at the end of the event */
   gboolean subscriber;    /* for the rows: see lwn_headline_row_set_subscriber() */
+  /* Names each row's feed when the model holds several feeds' headlines. */
+  LwnHeadlineSourceFunc source_func;
+  gpointer source_data;
+  GDestroyNotify source_destroy;
 };
 
 G_DEFINE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, GTK_TYPE_LIST_BOX)
@@ -346,6 +350,17 @@ needs_more_rows (LwnHeadlineList *self)
          < gtk_adjustment_get_value (self->vadjustment) + page * (1 + AHEAD_PAGES);
 }
 
+static void
+set_row_source (LwnHeadlineList *self,
+                LwnHeadlineRow *row,
+                guint position,
+                GDateTime *now)
+{
+  g_autofree char *source = self->source_func != NULL ? self->source_func (position, self->source_data) : NULL;
+
+  lwn_headline_row_set_source (row, source, now);
+}
+
 /* Makes the missing rows in order, within a step's budget but at least one;
  * returns how many it made. */
 static guint
@@ -378,6 +393,7 @@ fill_rows (LwnHeadlineList *self,
       headline = g_list_model_get_item (self->headlines, i);
       item = lwn_headline_get_item (headline);
       row = lwn_headline_row_new (headline, i, now);
+      set_row_source (self, row, i, now);
       lwn_headline_row_set_query (row, self->query);
       lwn_headline_row_set_subscriber (row, self->subscriber, now);
       gtk_list_box_insert (GTK_LIST_BOX (self), GTK_WIDGET (row), -1);
@@ -546,6 +562,7 @@ update_rows (LwnHeadlineList *self)
           last = lwn_headline_row_get_position (row);
           lwn_headline_row_set_headline (row, headline, now);
           lwn_headline_row_set_position (row, i);
+          set_row_source (self, row, i, now);
           kept++;
         }
       g_ptr_array_add (rows, row);
@@ -902,6 +919,8 @@ lwn_headline_list_finalize (GObject *object)
   g_array_unref (self->matching);
   g_clear_pointer (&self->query, lwn_search_query_unref);
   g_clear_object (&self->folding);
+  if (self->source_destroy != NULL)
+    self->source_destroy (self->source_data);
 
   G_OBJECT_CLASS (lwn_headline_list_parent_class)->finalize (object);
 }
@@ -957,6 +976,32 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
   g_return_if_fail (headlines == NULL || G_IS_LIST_MODEL (headlines));
 
   apply_event (self, headlines != NULL ? LIST_EVENT_MODEL_SET : LIST_EVENT_MODEL_CLEARED, headlines);
+}
+
+/**
+ * lwn_headline_list_set_source_func:
+ * @self: a #LwnHeadlineList
+ * @func: (nullable): names the feed of the headline at a position of the
+ *   model, or %NULL when the model holds one feed's headlines
+ * @user_data: for @func
+ * @destroy: (nullable): frees @user_data when @func is replaced
+ *
+ * Makes every row made or kept from the next model on name its feed after
+ * its details. Set it before lwn_headline_list_set_model().
+ */
+void
+lwn_headline_list_set_source_func (LwnHeadlineList *self,
+                                   LwnHeadlineSourceFunc func,
+                                   gpointer user_data,
+                                   GDestroyNotify destroy)
+{
+  g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
+
+  if (self->source_destroy != NULL)
+    self->source_destroy (self->source_data);
+  self->source_func = func;
+  self->source_data = user_data;
+  self->source_destroy = destroy;
 }
 
 /**

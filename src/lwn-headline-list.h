@@ -83,6 +83,10 @@ G_BEGIN_DECLS
  * decides which rows show (I4). Whenever the matches are known again, the
  * list emits ::matches-changed. */
 
+/* Returns (transfer full, nullable) the name of the feed of the headline at @position. */
+typedef char *(*LwnHeadlineSourceFunc) (guint position,
+                                        gpointer user_data);
+
 #define LWN_TYPE_HEADLINE_LIST (lwn_headline_list_get_type ())
 G_DECLARE_FINAL_TYPE (LwnHeadlineList, lwn_headline_list, LWN, HEADLINE_LIST, GtkListBox)
 
@@ -91,6 +95,10 @@ void            lwn_headline_list_set_model       (LwnHeadlineList *self,
                                                    GListModel      *headlines);
 void            lwn_headline_list_set_subscriber  (LwnHeadlineList *self,
                                                    gboolean         subscriber);
+void            lwn_headline_list_set_source_func (LwnHeadlineList      *self,
+                                                   LwnHeadlineSourceFunc func,
+                                                   gpointer              user_data,
+                                                   GDestroyNotify        destroy);
 guint           lwn_headline_list_set_search      (LwnHeadlineList *self,
                                                    const char      *text);
 guint           lwn_headline_list_get_n_matching  (LwnHeadlineList *self);

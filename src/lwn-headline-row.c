@@ -30,6 +30,7 @@ struct _LwnHeadlineRow
   gulong reminder_id;
   guint position;
   char *details;
+  char *source;        /* the feed's name, when the list shows several feeds' headlines */
   gboolean subscriber; /* a subscriber sees no reminders and no "free on" day */
   gboolean free_later; /* a subscriber-only article that was not free yet when last looked at */
   gboolean syncing;    /* the toggles are being set from the headline */
@@ -84,6 +85,23 @@ describe (LwnHeadlineRow *self)
     description = g_strconcat (self->details, summary, NULL);
   if (g_strcmp0 (atk_object_get_description (accessible), description) != 0)
     atk_object_set_description (accessible, description);
+}
+
+/* The details line: the headline's own, and after them its feed's name when
+ * headlines of several feeds share the list. */
+static char *
+dup_details (LwnHeadlineRow *self,
+             LwnHeadline *headline,
+             GDateTime *now)
+{
+  g_autofree char *details = lwn_headline_dup_details (headline, now, self->subscriber);
+
+  if (self->source == NULL)
+    return g_steal_pointer (&details);
+  if (*details == '\0')
+    return g_strdup (self->source);
+  /* Translators: a headline's details line, then the name of its feed, with several feeds' headlines in one list. */
+  return g_strdup_printf (_ ("%s · %s"), details, self->source);
 }
 
 static void
@@ -511,6 +529,7 @@ lwn_headline_row_finalize (GObject *object)
   LwnHeadlineRow *self = LWN_HEADLINE_ROW (object);
 
   g_free (self->details);
+  g_free (self->source);
   g_clear_pointer (&self->query, lwn_search_query_unref);
 
   G_OBJECT_CLASS (lwn_headline_row_parent_class)->finalize (object);
@@ -553,7 +572,7 @@ lwn_headline_row_new (LwnHeadline *headline,
   self->position = position;
   watch_headline (self, headline);
   g_free (self->details);
-  self->details = lwn_headline_dup_details (headline, now, self->subscriber);
+  self->details = dup_details (self, headline, now);
   self->free_later = lwn_headline_is_free_later (headline, now);
   build (self);
   describe (self);
@@ -599,7 +618,7 @@ lwn_headline_row_set_headline (LwnHeadlineRow *self,
   if (!same)
     {
       g_free (self->details);
-      self->details = lwn_headline_dup_details (headline, now, self->subscriber);
+      self->details = dup_details (self, headline, now);
       self->free_later = lwn_headline_is_free_later (headline, now);
       build (self);
       describe (self);
@@ -654,7 +673,7 @@ lwn_headline_row_update_age (LwnHeadlineRow *self,
       show_reminder (self);
     }
 
-  details = lwn_headline_dup_details (self->headline, now, self->subscriber);
+  details = dup_details (self, self->headline, now);
   if (strcmp (details, self->details) == 0)
     return;
 
@@ -706,5 +725,28 @@ lwn_headline_row_set_subscriber (LwnHeadlineRow *self,
   if (self->menu != NULL)
     gtk_menu_shell_deactivate (GTK_MENU_SHELL (self->menu));
   show_reminder (self);
+  lwn_headline_row_update_age (self, now);
+}
+
+/**
+ * lwn_headline_row_set_source:
+ * @self: a #LwnHeadlineRow
+ * @source: (nullable): the name of the headline's feed, shown after its
+ *   details, or %NULL to show none
+ * @now: the present, for the headline's age
+ *
+ * Names the feed of a row in a list that holds several feeds' headlines.
+ */
+void
+lwn_headline_row_set_source (LwnHeadlineRow *self,
+                             const char *source,
+                             GDateTime *now)
+{
+  g_return_if_fail (LWN_IS_HEADLINE_ROW (self));
+
+  if (g_strcmp0 (source, self->source) == 0)
+    return;
+  g_free (self->source);
+  self->source = g_strdup (source);
   lwn_headline_row_update_age (self, now);
 }

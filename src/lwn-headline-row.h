@@ -35,6 +35,9 @@ void            lwn_headline_row_set_query    (LwnHeadlineRow *self,
 void            lwn_headline_row_set_subscriber (LwnHeadlineRow *self,
                                                  gboolean        subscriber,
                                                  GDateTime      *now);
+void            lwn_headline_row_set_source   (LwnHeadlineRow *self,
+                                               const char     *source,
+                                               GDateTime      *now);
 gboolean        lwn_headline_row_popup_menu   (LwnHeadlineRow *self,
                                                const GdkEvent *event);
 /* clang-format on */

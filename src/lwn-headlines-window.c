@@ -819,7 +819,15 @@ show_reader (LwnHeadlinesWindow *self,
   leave_shown (self);
   g_set_object (&self->reader, reader);
   g_signal_connect_object (reader, "changed", G_CALLBACK (reader_changed_cb), self, 0);
+  lwn_headline_list_set_source_func (self->list_box, NULL, NULL, NULL);
   show_model (self, lwn_reader_get_headlines (reader));
+}
+
+static char *
+dup_feed_name (guint position,
+               gpointer user_data)
+{
+  return lwn_all_headlines_dup_feed_name (user_data, position);
 }
 
 /* Shows every feed's headlines, feed after feed, and their state together;
@@ -832,6 +840,8 @@ show_all (LwnHeadlinesWindow *self)
   leave_shown (self);
   g_set_object (&self->reader, first);
   self->all = lwn_all_headlines_new (self->feeds);
+  /* Feed after feed, each headline says which. */
+  lwn_headline_list_set_source_func (self->list_box, dup_feed_name, g_object_ref (self->all), g_object_unref);
   show_model (self, G_LIST_MODEL (self->all));
 }
 

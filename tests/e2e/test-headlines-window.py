@@ -791,13 +791,14 @@ def test_reader_asks_closed_window(s):
 def test_several_feeds(s):
     """With two feeds the header bar's title is the list of feeds, "All feeds" first, each
     with its unread count; a feed shows its own rows, "All feeds" every feed's rows one
-    feed after the other, and a search there finds the rows of either feed."""
+    feed after the other, each naming its feed after its details, and a search there finds
+    the rows of either feed."""
     first = [e2e.headline(958001, "First feed news"), e2e.headline(958002, "First feed more")]
     second = [e2e.headline(958101, "Second feed news"), e2e.headline(958102, "Second feed more")]
     s.server.set_items(first)
     other = e2e.FeedServer()
     try:
-        other.set_items(second)
+        other.set_body(e2e.rss1(second, "Second News"))
         applet = s.start("--feed-url", other.url)
         menu = applet.menu()
         menu.wait(
@@ -810,11 +811,16 @@ def test_several_feeds(s):
         wait_row_names(window, [item["title"] + UNREAD for item in first], "the first feed's rows")
         chooser = window.find(role=Role.COMBO_BOX, name="Feed", showing_only=True)
         entries = lambda: [item.name for item in chooser.children()[0].children()]
-        atspi.wait_for(lambda: entries() == ["All feeds (4)", "LWN.net (2)", "LWN.net (2)"], "the feeds listed")
+        atspi.wait_for(lambda: entries() == ["All feeds (4)", "LWN.net (2)", "Second News (2)"], "the feeds listed")
+        assert "Second News" not in row_named(window, first[0]["title"]).description
 
         chooser.select_child(0)
         every = [item["title"] + UNREAD for item in first + second]
         wait_row_names(window, every, "every feed's rows")
+        for items, name in ((first, "LWN.net"), (second, "Second News")):
+            for item in items:
+                description = row_named(window, item["title"]).description
+                assert description.split(". ")[0].endswith(" \u00b7 " + name), (item["title"], description)
         assert window.find(role=Role.TOGGLE_BUTTON, name="Search", showing_only=True).do_action("Click")
         entry = atspi.wait_for(lambda: search_entry(window), "the search entry")
         entry.set_text("news")
@@ -827,6 +833,10 @@ def test_several_feeds(s):
 
         chooser.select_child(2)
         wait_row_names(window, [item["title"] + UNREAD for item in second], "the second feed's rows")
+        atspi.wait_for(
+            lambda: "Second News" not in row_named(window, second[0]["title"]).description,
+            "a feed's own rows without its name",
+        )
         tracker = atspi.FocusTracker(s.a11y)
         focus_row(tracker, row_named(window, second[0]["title"]))
         s.a11y.key("Return")
