@@ -350,13 +350,20 @@ needs_more_rows (LwnHeadlineList *self)
          < gtk_adjustment_get_value (self->vadjustment) + page * (1 + AHEAD_PAGES);
 }
 
+static char *
+dup_source (LwnHeadlineList *self,
+            guint position)
+{
+  return self->source_func != NULL ? self->source_func (position, self->source_data) : NULL;
+}
+
 static void
 set_row_source (LwnHeadlineList *self,
                 LwnHeadlineRow *row,
                 guint position,
                 GDateTime *now)
 {
-  g_autofree char *source = self->source_func != NULL ? self->source_func (position, self->source_data) : NULL;
+  g_autofree char *source = dup_source (self, position);
 
   lwn_headline_row_set_source (row, source, now);
 }
@@ -377,6 +384,7 @@ fill_rows (LwnHeadlineList *self,
   for (guint i = 0; i < self->reach; i++)
     {
       g_autoptr (LwnHeadline) headline = NULL;
+      g_autofree char *source = NULL;
       LwnFeedItem *item;
       LwnHeadlineRow *row;
 
@@ -392,8 +400,8 @@ fill_rows (LwnHeadlineList *self,
         anchor_capture (self);
       headline = g_list_model_get_item (self->headlines, i);
       item = lwn_headline_get_item (headline);
-      row = lwn_headline_row_new (headline, i, now);
-      set_row_source (self, row, i, now);
+      source = dup_source (self, i);
+      row = lwn_headline_row_new (headline, i, source, now);
       lwn_headline_row_set_query (row, self->query);
       lwn_headline_row_set_subscriber (row, self->subscriber, now);
       gtk_list_box_insert (GTK_LIST_BOX (self), GTK_WIDGET (row), -1);
@@ -987,7 +995,8 @@ lwn_headline_list_set_model (LwnHeadlineList *self,
  * @destroy: (nullable): frees @user_data when @func is replaced
  *
  * Makes every row made or kept from the next model on name its feed after
- * its details. Set it before lwn_headline_list_set_model().
+ * its details. Set it before lwn_headline_list_set_model(); after a feed's
+ * name changes, lwn_headline_list_update_sources().
  */
 void
 lwn_headline_list_set_source_func (LwnHeadlineList *self,
@@ -1002,6 +1011,25 @@ lwn_headline_list_set_source_func (LwnHeadlineList *self,
   self->source_func = func;
   self->source_data = user_data;
   self->source_destroy = destroy;
+}
+
+/**
+ * lwn_headline_list_update_sources:
+ * @self: a #LwnHeadlineList
+ *
+ * Asks the source function again for every row made: a feed was renamed.
+ */
+void
+lwn_headline_list_update_sources (LwnHeadlineList *self)
+{
+  g_autoptr (GDateTime) now = NULL;
+
+  g_return_if_fail (LWN_IS_HEADLINE_LIST (self));
+
+  now = g_date_time_new_now_utc ();
+  for (guint i = 0; i < self->rows->len; i++)
+    if (row_at (self, i) != NULL)
+      set_row_source (self, row_at (self, i), i, now);
 }
 
 /**

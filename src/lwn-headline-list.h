@@ -99,6 +99,7 @@ void            lwn_headline_list_set_source_func (LwnHeadlineList      *self,
                                                    LwnHeadlineSourceFunc func,
                                                    gpointer              user_data,
                                                    GDestroyNotify        destroy);
+void            lwn_headline_list_update_sources  (LwnHeadlineList *self);
 guint           lwn_headline_list_set_search      (LwnHeadlineList *self,
                                                    const char      *text);
 guint           lwn_headline_list_get_n_matching  (LwnHeadlineList *self);

@@ -100,8 +100,8 @@ dup_details (LwnHeadlineRow *self,
     return g_steal_pointer (&details);
   if (*details == '\0')
     return g_strdup (self->source);
-  /* Translators: a headline's details line, then the name of its feed, with several feeds' headlines in one list. */
-  return g_strdup_printf (_ ("%s · %s"), details, self->source);
+  /* The separator of the details' own parts (lwn_headline_dup_details()). */
+  return g_strconcat (details, _ (" · "), self->source, NULL);
 }
 
 static void
@@ -555,6 +555,8 @@ lwn_headline_row_init (LwnHeadlineRow *self)
  * lwn_headline_row_new:
  * @headline: the headline to show
  * @position: where it is in the reader's headlines, for sorting
+ * @source: (nullable): its feed's name, shown after its details where
+ *   several feeds' headlines share the list (see lwn_headline_row_set_source())
  * @now: the present, for the headline's age
  *
  * Returns: (transfer floating): a new row, shown
@@ -562,6 +564,7 @@ lwn_headline_row_init (LwnHeadlineRow *self)
 LwnHeadlineRow *
 lwn_headline_row_new (LwnHeadline *headline,
                       guint position,
+                      const char *source,
                       GDateTime *now)
 {
   LwnHeadlineRow *self;
@@ -570,6 +573,7 @@ lwn_headline_row_new (LwnHeadline *headline,
 
   self = g_object_new (LWN_TYPE_HEADLINE_ROW, NULL);
   self->position = position;
+  self->source = g_strdup (source);
   watch_headline (self, headline);
   g_free (self->details);
   self->details = dup_details (self, headline, now);

@@ -20,6 +20,7 @@ G_DECLARE_FINAL_TYPE (LwnHeadlineRow, lwn_headline_row, LWN, HEADLINE_ROW, GtkLi
 /* clang-format off */
 LwnHeadlineRow *lwn_headline_row_new          (LwnHeadline    *headline,
                                                guint           position,
+                                               const char     *source,
                                                GDateTime      *now);
 LwnHeadline    *lwn_headline_row_get_headline (LwnHeadlineRow *self);
 void            lwn_headline_row_set_headline (LwnHeadlineRow *self,

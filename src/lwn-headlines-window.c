@@ -420,9 +420,13 @@ feeds_changed_cb (LwnFeedSet *feeds,
           || (self->all != NULL && lwn_feed_set_get_n_feeds (feeds) == 1)))
     show_reader (self, lwn_feed_set_get_reader (feeds, 0));
   show_feeds (self);
-  /* Every feed's state makes the one shown with "All feeds". */
+  /* Every feed's state makes the one shown with "All feeds", and its rows
+   * name their feeds, which may have been renamed. */
   if (self->all != NULL)
-    show_state (self);
+    {
+      show_state (self);
+      lwn_headline_list_update_sources (self->list_box);
+    }
 }
 
 static void

@@ -38,10 +38,6 @@ typedef struct
 {
   char *item_id;
   char *title;
-  /* (nullable) When only other feeds announced it, and the group took it over from their
-   * notification still waiting: their addresses, so that it leaves with the last of them to go
-   * (lwn_notifier_withdraw_feed()). NULL once the group's own feed announced it. */
-  GPtrArray *feeds;
 } Grouped;
 
 G_DEFINE_FINAL_TYPE (LwnNotifier, lwn_notifier, G_TYPE_OBJECT)
@@ -81,7 +77,6 @@ grouped_free (Grouped *grouped)
 {
   g_free (grouped->item_id);
   g_free (grouped->title);
-  g_clear_pointer (&grouped->feeds, g_ptr_array_unref);
   g_free (grouped);
 }
 
@@ -618,15 +613,6 @@ has_feed (GPtrArray *feeds,
 }
 
 static void
-add_feeds (GPtrArray *feeds,
-           GPtrArray *more)
-{
-  for (guint i = 0; i < more->len; i++)
-    if (!has_feed (feeds, g_ptr_array_index (more, i), NULL))
-      g_ptr_array_add (feeds, g_strdup (g_ptr_array_index (more, i)));
-}
-
-static void
 announce_one (LwnNotifier *self,
               LwnFeedItem *item,
               const char *feed)
@@ -650,9 +636,11 @@ announce_one (LwnNotifier *self,
   update_note (self, note, summary, body, lwn_feed_item_get_url (item), HEADLINE_CATEGORY);
 }
 
-/* Headline notifications that no server has shown and none is being sent, newest first. */
+/* @feed's headline notifications that no server has shown and none is being sent, newest first.
+ * Only its own: a group says which feed its headlines come from, and goes with that feed. */
 static GPtrArray *
-list_waiting_items (LwnNotifier *self)
+list_waiting_items (LwnNotifier *self,
+                    const char *feed)
 {
   GPtrArray *waiting = g_ptr_array_new ();
   GHashTableIter iter;
@@ -663,7 +651,7 @@ list_waiting_items (LwnNotifier *self)
     {
       LwnNote *note = value;
 
-      if (note->state == LWN_NOTE_WAITING)
+      if (note->state == LWN_NOTE_WAITING && has_feed (note->feeds, feed, NULL))
         g_ptr_array_add (waiting, note);
     }
   g_ptr_array_sort (waiting, compare_newest_first);
@@ -671,29 +659,19 @@ list_waiting_items (LwnNotifier *self)
 }
 
 /* Adds a headline to the group, after those added before it in this batch, and to @added unless
- * the group counts it already. @feeds are those of a waiting notification the group takes over,
- * NULL for the group's own feed's headline. */
+ * the group counts it already. */
 static void
 group_add (LwnGroup *group,
            guint *position,
            GPtrArray *added,
            const char *item_id,
-           const char *title,
-           GPtrArray *feeds)
+           const char *title)
 {
   g_autofree char *plain_title = NULL;
-  gboolean own = feeds == NULL || has_feed (feeds, group->key, NULL);
-  Grouped *grouped = g_hash_table_lookup (group->grouped_ids, item_id);
+  Grouped *grouped;
 
-  if (grouped != NULL)
-    {
-      /* It stays while any feed that announced it is followed. */
-      if (own)
-        g_clear_pointer (&grouped->feeds, g_ptr_array_unref);
-      else if (grouped->feeds != NULL)
-        add_feeds (grouped->feeds, feeds);
-      return;
-    }
+  if (g_hash_table_contains (group->grouped_ids, item_id))
+    return;
   g_ptr_array_add (added, g_strdup (item_id));
   /* A first run of a large feed: what could not be tracked is only counted. */
   if (*position >= GROUP_MAX_TRACKED)
@@ -706,11 +684,6 @@ group_add (LwnGroup *group,
   grouped = g_new0 (Grouped, 1);
   grouped->item_id = g_strdup (item_id);
   grouped->title = lwn_text_ellipsize (plain_title, 80);
-  if (!own)
-    {
-      grouped->feeds = g_ptr_array_new_with_free_func (g_free);
-      add_feeds (grouped->feeds, feeds);
-    }
   g_ptr_array_insert (group->grouped, (int) (*position)++, grouped);
   g_hash_table_insert (group->grouped_ids, grouped->item_id, grouped);
 }
@@ -736,13 +709,13 @@ announce_group (LwnNotifier *self,
     {
       LwnFeedItem *item = g_ptr_array_index (items, i);
 
-      group_add (group, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item), NULL);
+      group_add (group, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
     }
   for (guint i = 0; waiting != NULL && i < waiting->len; i++)
     {
       LwnNote *note = g_ptr_array_index (waiting, i);
 
-      group_add (group, &position, added, note->item_id, note->summary, note->feeds);
+      group_add (group, &position, added, note->item_id, note->summary);
       note_move (self, note, LWN_NOTE_EVENT_FORGET, 0);
     }
   if (added->len == 0 && !is_new)
@@ -925,7 +898,7 @@ lwn_notifier_announce (LwnNotifier *self,
    * waits bounded. */
   if (self->server == NULL || !lwn_notify_server_is_ready (self->server))
     {
-      waiting = list_waiting_items (self);
+      waiting = list_waiting_items (self, feed);
       if (waiting->len + items->len > max_single)
         {
           announce_group (self, items, waiting, feed, site_name, site_url);
@@ -1010,33 +983,6 @@ lwn_notifier_withdraw_all (LwnNotifier *self)
     }
 }
 
-/* Takes out of another feed's group what it took over from @feed alone, and what @feed's
- * announcement of it still had to send. Returns whether that left the group with nothing. */
-static gboolean
-group_drop_feed (LwnGroup *group,
-                 const char *feed)
-{
-  gboolean dropped = FALSE;
-
-  for (guint i = group->grouped->len; i-- > 0;)
-    {
-      Grouped *grouped = g_ptr_array_index (group->grouped, i);
-      guint index;
-
-      if (grouped->feeds == NULL || !has_feed (grouped->feeds, feed, &index))
-        continue;
-      g_ptr_array_remove_index (grouped->feeds, index);
-      if (grouped->feeds->len > 0)
-        continue;
-      if (g_ptr_array_find_with_equal_func (group->note->unshown, grouped->item_id, g_str_equal, &index))
-        g_ptr_array_remove_index (group->note->unshown, index);
-      g_hash_table_remove (group->grouped_ids, grouped->item_id);
-      g_ptr_array_remove_index (group->grouped, i);
-      dropped = TRUE;
-    }
-  return dropped && group->grouped->len == 0 && group->n_untracked == 0;
-}
-
 /**
  * lwn_notifier_withdraw_feed:
  * @self: a #LwnNotifier
@@ -1045,10 +991,9 @@ group_drop_feed (LwnGroup *group,
  * Closes the feed's grouped notification and its headlines' own, or drops them if they wait for
  * a server: no reading model is left to record them as shown (#LwnNotifier::shown), and the
  * feed, if followed again, announces what it had not shown yet once more. A headline's own
- * notification that another feed announced too stays, for that feed; what another feed's group
- * took over from @feed alone leaves it, while @feed's group goes whole: what it took over from
- * other feeds, not shown, stays theirs to announce at the next start. Reminders stay: each was
- * asked for article by article, its reading model let go of it once it was told, so that
+ * notification that another feed announced too stays, for that feed. A group only ever takes
+ * over its own feed's waiting notifications, so another feed loses nothing. Reminders stay: each
+ * was asked for article by article, its reading model let go of it once it was told, so that
  * nothing would tell it again, and its action opens the article without the feed.
  */
 void
@@ -1080,7 +1025,7 @@ lwn_notifier_withdraw_feed (LwnNotifier *self,
     {
       LwnGroup *group = value;
 
-      if (g_str_equal (group->key, feed) || group_drop_feed (group, feed))
+      if (g_str_equal (group->key, feed))
         g_ptr_array_add (gone, group->note);
     }
   /* Withdrawn once the walks are over: a note that goes leaves its table. */

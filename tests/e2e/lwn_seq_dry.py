@@ -146,7 +146,7 @@ class DryRun(seqrun.Run):
                 # As Run.consume() has it: the feed's new address is saved.
                 feed.save()
 
-    def wait_feeds_saved(self, since):
+    def wait_feeds_saved(self, name, since):
         pass
 
 

@@ -467,7 +467,7 @@ class Steps:
         since = time.time()
         self.world.follow([name for name in self.model.followed if name != GUEST])
         self.model.unfollow(GUEST)
-        self.run.wait_feeds_saved(since)
+        self.run.wait_feeds_saved(GUEST, since)
 
     def do_host_away(self, step, index):
         self.world.stop_host()

@@ -4,6 +4,7 @@ with a multi-feed server, a menu latency probe, notification servers and tray ho
 and go, a state folder that can be made read-only, and the applet's runs; plus what the test
 reads back: the menu, the windows over AT-SPI, every notification and every opened URL."""
 
+import hashlib
 import json
 import os
 import re
@@ -159,10 +160,16 @@ class StateLock:
         """Whether a start while locked must get the folder back to read it."""
         return self.locked and self.how == "swap"
 
-    def state_mtime(self):
-        """When a state file was last written: any feed's."""
+    def state_mtime(self, feed_url=None):
+        """When a state file was last written: any feed's, or the feed's at this address
+        (not the first feed's, whose file is the folder's own state.ini)."""
+        if feed_url is not None:
+            digest = hashlib.sha256(feed_url.encode()).hexdigest()[:16]
+            folders = [os.path.join(self.path, "feeds", digest)]
+        else:
+            folders = self._folders()
         times = []
-        for folder in self._folders():
+        for folder in folders:
             try:
                 times.append(os.stat(os.path.join(folder, "state.ini")).st_mtime)
             except OSError:
