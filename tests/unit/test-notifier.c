@@ -1044,6 +1044,21 @@ test_group_per_feed (Fixture *fixture,
 #define FEED_B "https://b.example/feed"
 #define FEED_C "https://c.example/feed"
 
+/* A server comes, and shows what waited for one: @n notifications. */
+static MockServer *
+server_shows_waiting (Fixture *fixture,
+                      guint n,
+                      GPtrArray **notifies)
+{
+  MockServer *mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
+
+  wait_calls (mock, "Notify", n);
+  settle (fixture, mock);
+  *notifies = mock_server_calls (mock, "Notify");
+  g_assert_cmpuint ((*notifies)->len, ==, n);
+  return mock;
+}
+
 static void
 test_withdraw_feed_waiting (Fixture *fixture,
                             gconstpointer data)
@@ -1065,11 +1080,7 @@ test_withdraw_feed_waiting (Fixture *fixture,
   lwn_notifier_withdraw_feed (fixture->notifier, FEED_A);
   g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1);
 
-  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
-  wait_calls (mock, "Notify", 1);
-  settle (fixture, mock);
-  notifies = mock_server_calls (mock, "Notify");
-  g_assert_cmpuint (notifies->len, ==, 1);
+  mock = server_shows_waiting (fixture, 1, &notifies);
   g_assert_cmpstr (notify_at (notifies, 0).summary, ==, "Headline 2");
   assert_shown_once (fixture, 2, 2);
   mock_server_free (mock);
@@ -1098,11 +1109,7 @@ test_withdraw_feed_own_group (Fixture *fixture,
   lwn_notifier_withdraw_feed (fixture->notifier, FEED_C);
   g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 2);
 
-  mock = mock_server_new (fixture, "actions body body-markup", 1, 0);
-  wait_calls (mock, "Notify", 2);
-  settle (fixture, mock);
-  notifies = mock_server_calls (mock, "Notify");
-  g_assert_cmpuint (notifies->len, ==, 2);
+  mock = server_shows_waiting (fixture, 2, &notifies);
   for (guint i = 0; i < notifies->len; i++)
     g_hash_table_add (summaries, (char *) notify_at (notifies, i).summary);
   g_assert_true (g_hash_table_contains (summaries, "Headline 1"));
