@@ -62,11 +62,24 @@ if ! "$python" -c 'import gi, dbusmock; gi.require_version("Gdk", "3.0")' 2>/dev
   exit 2
 fi
 
-if [ ! -d "$builddir" ]; then
-  meson setup "$builddir" >/dev/null
+# Whatever stops a benchmark says what it was: a check that ends with a status
+# alone leaves its reader guessing.
+set -E
+trap 'echo "$bench_name: stopped at line $LINENO of ${BASH_SOURCE[0]}: \"$BASH_COMMAND\" failed" >&2' ERR
+
+# Building says nothing when it works, and all it said when it does not.
+bench_build_log=$(mktemp)
+if { [ -d "$builddir" ] || meson setup "$builddir"; } >"$bench_build_log" 2>&1 &&
+  # gsettings-compile-data: the schema, for GSETTINGS_SCHEMA_DIR below.
+  meson compile -C "$builddir" lwn-tray floor-applet bench-parse gsettings-compile-data >>"$bench_build_log" 2>&1; then
+  rm -f "$bench_build_log"
+else
+  trap - ERR
+  echo "$bench_name: could not build lwn-tray and its references in $builddir:" >&2
+  tail -n 40 "$bench_build_log" >&2
+  rm -f "$bench_build_log"
+  exit 2
 fi
-# gsettings-compile-data: the schema, for GSETTINGS_SCHEMA_DIR below.
-meson compile -C "$builddir" lwn-tray floor-applet bench-parse gsettings-compile-data >/dev/null
 builddir=$(cd "$builddir" && pwd)
 
 lwn_tray=$builddir/src/lwn-tray

@@ -170,7 +170,13 @@ main (int argc,
     }
   gtk_widget_show_all (menu);
 
-  indicator = app_indicator_new ("floor-applet", "application-x-executable", APP_INDICATOR_CATEGORY_APPLICATION_STATUS);
+  /* The properties app_indicator_new() sets, as src/lwn-indicator.c does:
+   * the function is deprecated from libayatana-appindicator 0.5.94 on. */
+  indicator = g_object_new (APP_INDICATOR_TYPE,
+                            "id", "floor-applet",
+                            "category", "ApplicationStatus",
+                            "icon-name", "application-x-executable",
+                            NULL);
   app_indicator_set_menu (indicator, GTK_MENU (menu));
   app_indicator_set_status (indicator, APP_INDICATOR_STATUS_ACTIVE);
 

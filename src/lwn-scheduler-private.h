@@ -11,6 +11,7 @@ void          lwn_scheduler_set_network_monitor (LwnScheduler    *self,
                                                  GNetworkMonitor *monitor);
 gboolean      lwn_scheduler_is_stopped          (LwnScheduler    *self);
 guint         lwn_scheduler_get_next_delay      (LwnScheduler    *self);
+guint         lwn_scheduler_get_first_delay     (LwnScheduler    *self);
 /* clang-format on */
 
 G_END_DECLS

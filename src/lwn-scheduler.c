@@ -43,6 +43,7 @@ struct _LwnScheduler
   guint timer_id;
   TimerKind timer_kind;
   guint next_delay;
+  guint first_delay; /* the delay the last start armed its first poll with */
   gint64 period_start_us;
 
   guint last_hint;
@@ -199,10 +200,12 @@ arm_timer (LwnScheduler *self,
 
   if (delay == 0)
     self->timer_id = g_idle_add (timer_fired_cb, self);
-  else if (kind == TIMER_FAILURE && self->last_retry_after >= 0)
-    /* A server's Retry-After is a lower bound, but g_timeout_add_seconds()
-     * may fire up to a quarter of a second early as it rounds to GLib's
-     * whole-second tick; a millisecond timer never fires early. */
+  else if (kind == TIMER_FIRST || (kind == TIMER_FAILURE && self->last_retry_after >= 0))
+    /* A server's Retry-After is a lower bound, and feeds that start
+     * together are promised their first polls a spread apart; but
+     * g_timeout_add_seconds() may fire up to a quarter of a second early
+     * as it rounds to GLib's whole-second tick, which can bring two first polls
+     * together. A millisecond timer never fires early. */
     self->timer_id = g_timeout_add ((guint) MIN ((guint64) delay * 1000, G_MAXUINT), timer_fired_cb, self);
   else
     self->timer_id = g_timeout_add_seconds (delay, timer_fired_cb, self);
@@ -673,6 +676,7 @@ lwn_scheduler_start (LwnScheduler *self,
 {
   g_return_if_fail (LWN_IS_SCHEDULER (self));
 
+  self->first_delay = first_delay_seconds;
   if (!self->stopped)
     begin_period (self, TIMER_FIRST, first_delay_seconds);
 
@@ -860,4 +864,19 @@ lwn_scheduler_get_consecutive_failures (LwnScheduler *self)
   g_return_val_if_fail (LWN_IS_SCHEDULER (self), 0);
 
   return self->failures;
+}
+
+/**
+ * lwn_scheduler_get_first_delay:
+ * @self: a #LwnScheduler
+ *
+ * Returns: the delay, in seconds, that the last lwn_scheduler_start() gave
+ *   the first poll, also once that poll is done
+ */
+guint
+lwn_scheduler_get_first_delay (LwnScheduler *self)
+{
+  g_return_val_if_fail (LWN_IS_SCHEDULER (self), 0);
+
+  return self->first_delay;
 }

@@ -505,6 +505,35 @@ test_start_idle (void)
 }
 
 static void
+test_start_delay_not_early (void)
+{
+  g_autoptr (TestNetworkMonitor) monitor = test_network_monitor_new (TRUE);
+  g_autoptr (LwnScheduler) scheduler = scheduler_new_with_monitor (600, monitor);
+  Waiter waiter;
+  gint64 started;
+
+  g_test_summary ("A first poll delayed by whole seconds fires no earlier than that: feeds that start "
+                  "together are promised their first polls a spread apart, and GLib's whole-second "
+                  "timers may fire a quarter of a second early. A lower bound holds however busy the machine.");
+
+  waiter_init (&waiter, scheduler);
+  /* Each round starts an eighth of a second after the last one fired: on a
+   * whole-second timer, that is where GLib rounds down. */
+  for (guint round = 0; round < 4; round++)
+    {
+      started = g_get_monotonic_time ();
+      lwn_scheduler_start (scheduler, 1);
+      g_assert_cmpuint (lwn_scheduler_get_first_delay (scheduler), ==, 1);
+      waiter_run (&waiter, round + 1, 10);
+      g_assert_cmpuint (waiter.count, ==, round + 1);
+      g_assert_cmpint (g_get_monotonic_time () - started, >=, G_USEC_PER_SEC);
+      g_usleep (G_USEC_PER_SEC / 8);
+    }
+
+  waiter_clear (&waiter);
+}
+
+static void
 test_set_interval (void)
 {
   g_autoptr (LwnScheduler) scheduler = lwn_scheduler_new (600, FALSE);
@@ -803,6 +832,7 @@ main (int argc,
   g_test_add_func ("/scheduler/stop-polling", test_stop_polling);
   g_test_add_func ("/scheduler/timer/fires", test_timer_fires);
   g_test_add_func ("/scheduler/timer/start-idle", test_start_idle);
+  g_test_add_func ("/scheduler/timer/start-delay-not-early", test_start_delay_not_early);
   g_test_add_func ("/scheduler/timer/set-interval", test_set_interval);
   g_test_add_func ("/scheduler/network/back", test_network_back);
   g_test_add_func ("/scheduler/network/after-failure", test_network_after_failure);
