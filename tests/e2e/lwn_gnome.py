@@ -6,12 +6,13 @@ clicks with a virtual pointer, takes screenshots, shows notifications and, with 
 AppIndicator extension, hosts the tray item. A monitor connection on the session bus
 records every notification that is sent, and a stand-in browser every URL opened.
 
-GNOME Shell 43 has no --unsafe-mode option, and Eval and the screenshot API answer only
-in unsafe mode, so a three-line extension of the session's own turns it on. The shell
-leaves at startup when /run/systemd/seats exists and no system bus answers: a private
-dbus-daemon stands in for the system bus. Every process started here carries a tag in
-its environment, so that the end of a session finds and ends all of them, also the
-services that the session bus started on demand."""
+GNOME Shell 43 and 48 have no --unsafe-mode option, and Eval and the screenshot API
+answer only in unsafe mode, so a three-line extension of the session's own, in the
+extension format of the shell that runs, turns it on. The shell leaves at startup when
+/run/systemd/seats exists and no system bus answers: a private dbus-daemon stands in
+for the system bus. Every process started here carries a tag in its environment, so
+that the end of a session finds and ends all of them, also the services that the
+session bus started on demand."""
 
 import json
 import os
@@ -39,9 +40,10 @@ WAYLAND_DISPLAY = "wayland-lwn-test"
 SHELL_NAME = "org.gnome.Shell"
 WATCHER_NAME = "org.kde.StatusNotifierWatcher"
 TAG_KEY = "LWN_DESKTOP_TEST_RUN"
-# The shell whose insides (the AppIndicator extension's objects, the extension format
-# of the unsafe-mode switch) this module knows: Debian 12's.
-SHELL_MAJOR = 43
+# The shells whose insides (the AppIndicator extension's objects, the notifications'
+# fields, the extension format of the unsafe-mode switch) this module knows: Debian 12's
+# and Debian 13's.
+SHELL_MAJORS = frozenset({43, 48})
 # The shell starts in a couple of seconds; the first start on a cold disk takes longer.
 SHELL_START_TIMEOUT = 60.0
 
@@ -63,11 +65,18 @@ SYSTEM_BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus
 </busconfig>
 """
 
-UNSAFE_EXTENSION = """class Extension {
+# GNOME Shell 45 and later load an extension as an ES module with a default export.
+UNSAFE_EXTENSION_LEGACY = """class Extension {
   enable() { global.context.unsafe_mode = true; }
   disable() {}
 }
 function init() { return new Extension(); }
+"""
+UNSAFE_EXTENSION_MODULE = """import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
+export default class UnsafeMode extends Extension {
+  enable() { global.context.unsafe_mode = true; }
+  disable() {}
+}
 """
 
 
@@ -258,6 +267,10 @@ class Shell:
         return False
 
     def start(self):
+        self.major = shell_major()
+        if self.major not in SHELL_MAJORS:
+            known = " and ".join(str(major) for major in sorted(SHELL_MAJORS))
+            raise ShellError("this module knows the insides of GNOME Shell %s, not of %s" % (known, self.major))
         self.dirs = {}
         for key, name in (
             ("HOME", "home"),
@@ -312,7 +325,7 @@ class Shell:
         # X display number that a test running beside this one may want.
         argv = ["gnome-shell", "--headless", "--wayland", "--no-x11", "--wayland-display", WAYLAND_DISPLAY]
         argv += ["--virtual-monitor", "%dx%d" % self.size]
-        self._write_unsafe_extension(shell_major() or SHELL_MAJOR)
+        self._write_unsafe_extension()
         extensions = [UNSAFE_UUID]
         if self.appindicator:
             extensions.append(APPINDICATOR_UUID)
@@ -350,19 +363,19 @@ class Shell:
         if tuple(monitor[2:4]) != tuple(self.size):
             raise ShellError("the shell made a %dx%d monitor, not %dx%d" % (*monitor[2:4], *self.size))
 
-    def _write_unsafe_extension(self, major):
+    def _write_unsafe_extension(self):
         folder = os.path.join(self.dirs["XDG_DATA_HOME"], "gnome-shell", "extensions", UNSAFE_UUID)
         os.makedirs(folder)
         metadata = {
             "uuid": UNSAFE_UUID,
             "name": "Unsafe mode for tests",
             "description": "Lets a test use org.gnome.Shell.Eval and the screenshot API",
-            "shell-version": [str(major)],
+            "shell-version": [str(self.major)],
         }
         with open(os.path.join(folder, "metadata.json"), "w") as f:
             json.dump(metadata, f)
         with open(os.path.join(folder, "extension.js"), "w") as f:
-            f.write(UNSAFE_EXTENSION)
+            f.write(UNSAFE_EXTENSION_MODULE if self.major >= 45 else UNSAFE_EXTENSION_LEGACY)
 
     def gsettings(self, *args):
         key, _, value = self.tag.partition("=")
@@ -461,18 +474,23 @@ class Shell:
         and the labels of its buttons."""
         return self.eval(
             "Main.messageTray.getSources().flatMap(s => s.notifications.map(n => ({ source: s.title,"
-            "title: n.title, body: n.bannerBodyText, actions: (n.actions || []).map(a => a.label) })))"
+            "title: n.title, body: n.%s, actions: (n.actions || []).map(a => a.label) })))"
+            % ("body" if self.major >= 46 else "bannerBodyText")
         )
 
     def press_notification_button(self, title, label):
         """Does what a click on the button labelled label of the notification titled
         title does in its banner: runs the button's action and takes the notification
         away. Returns None, or why it could not."""
+        # From GNOME Shell 46 an action is an object whose activate() is what its button
+        # runs, the notification's destruction included; before, it was a plain callback
+        # that the banner followed with the destruction itself.
+        press = "a.activate();" if self.major >= 46 else "a.callback(); if (!n.resident) n.destroy();"
         return self.eval(
             "(() => { const n = Main.messageTray.getSources().flatMap(s => s.notifications)"
             ".find(n => n.title === %s); if (!n) return 'no notification is titled so';"
             " const a = (n.actions || []).find(a => a.label === %s); if (!a) return 'it has no such button';"
-            " a.callback(); if (!n.resident) n.destroy(); return null; })()" % (json.dumps(title), json.dumps(label))
+            " %s return null; })()" % (json.dumps(title), json.dumps(label), press)
         )
 
     def close_window(self, pid):

@@ -518,8 +518,9 @@ def main():
     if major is None:
         print("1..0 # SKIP gnome-shell is not installed")
         return 0
-    if major != gnome.SHELL_MAJOR:
-        print("1..0 # SKIP written for GNOME Shell %d's insides, not %d's" % (gnome.SHELL_MAJOR, major))
+    if major not in gnome.SHELL_MAJORS:
+        known = " and ".join("%d's" % known for known in sorted(gnome.SHELL_MAJORS))
+        print("1..0 # SKIP written for GNOME Shell %s insides, not %d's" % (known, major))
         return 0
     if mode == "tray" and not os.path.isdir(gnome.APPINDICATOR_DIR):
         print("1..0 # SKIP the AppIndicator extension is not installed (gnome-shell-extension-appindicator)")
