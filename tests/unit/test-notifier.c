@@ -123,8 +123,9 @@ mock_method_call (GDBusConnection *connection,
     g_dbus_method_invocation_return_value (invocation, g_variant_new ("(ssss)", "lwn-test", "lwn-tray", "1.0", "1.2"));
   else if (g_str_equal (method, "GetCapabilities"))
     {
+      /* The handler owns @invocation until it answers: a held call's reference moves to the array. */
       if (mock->hold_caps)
-        g_ptr_array_add (mock->held, g_object_ref (invocation));
+        g_ptr_array_add (mock->held, invocation);
       else
         g_dbus_method_invocation_return_value (invocation, g_variant_new ("(^as)", mock->caps));
     }
@@ -136,7 +137,7 @@ mock_method_call (GDBusConnection *connection,
         g_dbus_method_invocation_return_value (invocation, g_variant_new ("(u)", mock_server_notify_id (mock, parameters)));
       else
         {
-          g_ptr_array_add (mock->held, g_object_ref (invocation));
+          g_ptr_array_add (mock->held, invocation);
           if (mock->hold_notify_ms > 0 && mock->release_id == 0)
             mock->release_id = g_timeout_add (mock->hold_notify_ms, mock_server_release_cb, mock);
         }
