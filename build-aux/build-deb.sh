@@ -5,8 +5,9 @@
 #
 # Usage: build-aux/build-deb.sh [OUTPUT_DIR]
 # Installs what is missing (dpkg-dev, debhelper, lintian, then the build
-# dependencies of debian/control), copies the files git knows of (tracked or
-# new, not ignored: no build folders) into a temporary folder, builds there
+# dependencies of debian/control), copies the files git tracks, as they are in
+# the work tree (nothing git does not track: no build folders, no file a
+# command wrote into the tree), into a temporary folder, builds there
 # with dpkg-buildpackage -us -uc -b, and leaves the .deb, .buildinfo, .changes
 # and lintian's report (lintian.txt) in OUTPUT_DIR (default: build-deb in the
 # source tree).
@@ -38,9 +39,13 @@ tree="$work/$package-$version"
 mkdir -p "$tree"
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  # Tracked and new files, as they are in the work tree; none that .gitignore names.
+  # A file git does not track goes into no package: say which were left out.
+  untracked=$(git ls-files --others --exclude-standard | head -n 10 | tr '\n' ' ')
+  if [ -n "$untracked" ]; then
+    echo "build-deb.sh: left out, as git does not track them: $untracked" >&2
+  fi
   # shellcheck disable=SC2016
-  git ls-files -z --cached --others --exclude-standard |
+  git ls-files -z --cached |
     xargs -0 sh -c 'for f do if [ -e "$f" ] || [ -L "$f" ]; then printf "%s\0" "$f"; fi; done' sh |
     tar --null --no-recursion -T - -cf - | tar -xf - -C "$tree"
 else
