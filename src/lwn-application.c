@@ -21,6 +21,7 @@
 #include "lwn-reader-settings.h"
 #include "lwn-reader.h"
 #include "lwn-store.h"
+#include "lwn-str-hash.h"
 #include "lwn-tray-host.h"
 #include "lwn-tray.h"
 
@@ -986,7 +987,7 @@ lwn_application_init (LwnApplication *self)
     { NULL },
   };
 
-  self->reminder_feeds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->reminder_feeds = lwn_str_hash_table_new (g_free, g_free);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self), _ ("Shows the latest LWN.net headlines in the panel."));
 }

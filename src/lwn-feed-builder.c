@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -512,6 +513,69 @@ host_of (const char *url)
   return g_strdup (g_uri_get_host (uri));
 }
 
+typedef struct
+{
+  guint position;
+  GDateTime *date; /* (nullable) */
+} DraftRank;
+
+/* Newer first; an undated item after every dated one; otherwise in document order. */
+static int
+compare_rank (gconstpointer a,
+              gconstpointer b)
+{
+  const DraftRank *x = a;
+  const DraftRank *y = b;
+
+  if (x->date != NULL && y->date != NULL)
+    {
+      int order = g_date_time_compare (y->date, x->date);
+
+      if (order != 0)
+        return order;
+    }
+  else if (x->date != NULL || y->date != NULL)
+    return x->date != NULL ? -1 : 1;
+  return x->position < y->position ? -1 : x->position > y->position;
+}
+
+/* Drops all but the LWN_FEED_MAX_ITEMS newest drafts, by their dates (a feed
+ * may list its items oldest first), else by their place in the document (as
+ * feeds list them, newest first); those kept stay in document order. */
+static void
+keep_newest_drafts (LwnFeedBuilder *builder)
+{
+  gsize n = builder->drafts->len;
+  g_autofree DraftRank *ranks = NULL;
+  g_autofree gboolean *kept = NULL;
+  g_autofree gpointer *drafts = NULL;
+
+  if (n <= LWN_FEED_MAX_ITEMS)
+    return;
+
+  ranks = g_new (DraftRank, n);
+  kept = g_new0 (gboolean, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      LwnItemDraft *draft = g_ptr_array_index (builder->drafts, i);
+
+      ranks[i] = (DraftRank){ .position = i, .date = draft->date };
+    }
+  qsort (ranks, n, sizeof *ranks, compare_rank);
+  for (guint i = 0; i < LWN_FEED_MAX_ITEMS; i++)
+    kept[ranks[i].position] = TRUE;
+
+  drafts = g_ptr_array_steal (builder->drafts, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (kept[i])
+        g_ptr_array_add (builder->drafts, drafts[i]);
+      else
+        draft_free (drafts[i]);
+    }
+  g_debug ("Kept the %u newest of %" G_GSIZE_FORMAT " items", builder->drafts->len, n);
+}
+
 /**
  * lwn_feed_builder_finish:
  * @builder: a feed builder, cleared on return
@@ -534,6 +598,7 @@ lwn_feed_builder_finish (LwnFeedBuilder *builder)
         title = g_strdup (_ ("(untitled feed)"));
     }
 
+  keep_newest_drafts (builder);
   /* Each draft is cleared as soon as its item is made, so that the drafts and
    * the items never stand whole in memory side by side. */
   for (guint i = 0; i < builder->drafts->len; i++)

@@ -8,6 +8,7 @@
 #include "lwn-feed-set.h"
 #include "lwn-network-monitor.h"
 #include "lwn-scheduler.h"
+#include "lwn-str-hash.h"
 
 /* One followed feed. Its store holds what was read of it alone, in a
  * folder of its own, so that a feed that fails, moves or leaves touches no
@@ -850,7 +851,7 @@ static void
 lwn_feed_set_init (LwnFeedSet *self)
 {
   self->entries = g_ptr_array_new ();
-  self->closing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->closing = lwn_str_hash_table_new (g_free, g_object_unref);
   self->interval = LWN_DEFAULT_INTERVAL;
   self->spread_seconds = LWN_FEED_SET_SPREAD_SECONDS;
   self->notify = TRUE;

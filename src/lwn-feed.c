@@ -7,6 +7,7 @@
 
 #include "lwn-feed.h"
 #include "lwn-search.h"
+#include "lwn-str-hash.h"
 #include "lwn-text.h"
 
 struct _LwnFeedItem
@@ -478,7 +479,7 @@ static void
 share_unchanged_items (LwnFeed *feed,
                        const LwnFeed *previous)
 {
-  g_autoptr (GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) by_id = lwn_str_hash_table_new (NULL, NULL);
 
   for (guint i = 0; i < previous->items->len; i++)
     {

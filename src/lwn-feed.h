@@ -10,6 +10,11 @@ G_BEGIN_DECLS
  * are what a notification, or a screen reader describing a row, reads out. */
 #define LWN_FEED_SUMMARY_CHARS 400
 
+/* A feed keeps at most this many items, its newest: what a feed chooses to
+ * send costs every view, every table and every save, and no reader looks
+ * further back than this in a menu or a window. */
+#define LWN_FEED_MAX_ITEMS 5000
+
 typedef struct _LwnFeed LwnFeed;
 typedef struct _LwnFeedItem LwnFeedItem;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lwn-headline-list.h"
+#include "lwn-str-hash.h"
 
 /* Each step runs in a main-loop iteration of its own, below GTK's input and
  * drawing priorities, and is laid out in the frame after it; laying out
@@ -524,7 +525,7 @@ static void
 update_rows (LwnHeadlineList *self)
 {
   guint n = n_headlines (self);
-  g_autoptr (GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) by_id = lwn_str_hash_table_new (NULL, NULL);
   g_autoptr (GPtrArray) gone = g_ptr_array_new ();
   g_autoptr (GPtrArray) rows = NULL;
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();

@@ -11,6 +11,7 @@
 #include <libnotify/notify.h>
 
 #include "lwn-notifier-thread.h"
+#include "lwn-str-hash.h"
 
 struct _LwnNotifyThread
 {
@@ -454,7 +455,7 @@ lwn_notify_thread_new (const char *app_name,
   self->app_name = g_strdup (app_name);
   self->icon_name = g_strdup (icon_name);
   self->loop = g_main_loop_new (self->thread_context, FALSE);
-  self->notifications = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->notifications = lwn_str_hash_table_new (g_free, g_object_unref);
   self->thread = g_thread_new ("lwn-notify", thread_main, thread_ref (self));
   return self;
 }

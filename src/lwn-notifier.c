@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "lwn-notifier-private.h"
+#include "lwn-str-hash.h"
 #include "lwn-text.h"
 #include "lwn-url.h"
 
@@ -176,7 +177,7 @@ group_new (const char *key,
   group->key = g_strdup (key);
   group->site_name = g_strdup (site_name);
   group->grouped = g_ptr_array_new_with_free_func ((GDestroyNotify) grouped_free);
-  group->grouped_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  group->grouped_ids = lwn_str_hash_table_new (NULL, NULL);
   group->note = note_new (LWN_NOTE_GROUP, key);
   return group;
 }
@@ -823,9 +824,9 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
 static void
 lwn_notifier_init (LwnNotifier *self)
 {
-  self->items = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
-  self->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
-  self->reminders = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) note_free);
+  self->items = lwn_str_hash_table_new (NULL, (GDestroyNotify) note_free);
+  self->groups = lwn_str_hash_table_new (NULL, (GDestroyNotify) group_free);
+  self->reminders = lwn_str_hash_table_new (NULL, (GDestroyNotify) note_free);
 }
 
 /**

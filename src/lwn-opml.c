@@ -10,6 +10,7 @@
 
 #include "lwn-feed-parser.h"
 #include "lwn-opml.h"
+#include "lwn-str-hash.h"
 #include "lwn-xml.h"
 
 /* The domain's name has dashes, which clang-format would space. */
@@ -245,7 +246,7 @@ lwn_opml_parse (GBytes *data,
     }
 
   feeds = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_opml_feed_free);
-  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  seen = lwn_str_hash_table_new (g_free, NULL);
   for (const xmlNode *node = next_in_body (body, body, TRUE); node != NULL;)
     {
       gboolean is_outline = element_is (node, "outline");

@@ -6,8 +6,9 @@
 
 #include <glib/gi18n.h>
 
-#include "lwn-reader-settings.h"
 #include "lwn-opml.h"
+#include "lwn-reader-settings.h"
+#include "lwn-str-hash.h"
 
 #define FEEDS_KEY "feeds"
 #define FEEDS_TYPE "a(ssb)"
@@ -171,7 +172,7 @@ lwn_reader_settings_add_feeds (GSettings *settings,
                                guint *n_added)
 {
   g_autoptr (GVariant) value = g_settings_get_value (settings, FEEDS_KEY);
-  g_autoptr (GHashTable) followed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) followed = lwn_str_hash_table_new (NULL, NULL);
   g_autofree LwnFeedSpec *specs = NULL;
   GVariantBuilder builder;
   guint n = 0;

@@ -13,6 +13,7 @@
 #include "lwn-reader-private.h"
 #include "lwn-reader-reminders.h"
 #include "lwn-scheduler-private.h"
+#include "lwn-str-hash.h"
 #include "lwn-url.h"
 
 G_DEFINE_FINAL_TYPE (LwnReader, lwn_reader, G_TYPE_OBJECT)
@@ -546,7 +547,7 @@ show_feed (LwnReader *self,
   /* Its keys are ids of the headlines the list holds until the splice. */
   g_autoptr (GHashTable) shown_before = g_steal_pointer (&self->headline_by_id);
 
-  self->headline_by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->headline_by_id = lwn_str_hash_table_new (NULL, NULL);
   g_clear_pointer (&self->feed, lwn_feed_unref);
   self->feed = lwn_feed_ref (feed);
 
@@ -957,7 +958,7 @@ lwn_reader_init (LwnReader *self)
   self->notify = TRUE;
   self->notify_security_lists = TRUE;
   self->headlines = g_list_store_new (LWN_TYPE_HEADLINE);
-  self->headline_by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->headline_by_id = lwn_str_hash_table_new (NULL, NULL);
   self->cancellable = g_cancellable_new ();
   self->retell = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lwn-reminders.h"
+#include "lwn-str-hash.h"
 #include "lwn-url.h"
 
 struct _LwnReminder
@@ -177,7 +178,7 @@ lwn_reminders_new (void)
   LwnReminders *self = g_new0 (LwnReminders, 1);
 
   self->order = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_reminder_unref);
-  self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->by_id = lwn_str_hash_table_new (NULL, NULL);
   return self;
 }
 

@@ -8,6 +8,7 @@
 
 #include "lwn-store-cache.h"
 #include "lwn-store-private.h"
+#include "lwn-str-hash.h"
 
 #define STATE_FILE_NAME "state.ini"
 
@@ -411,7 +412,7 @@ lwn_store_note_shown_ids (LwnStore *self,
    * feed costs a SHA-256 only for its new ids; the others go. */
   self->shows++;
   if (self->pending.order.length > 0)
-    shown = g_hash_table_new (g_str_hash, g_str_equal);
+    shown = lwn_str_hash_table_new (NULL, NULL);
   for (gsize i = n_ids; i-- > 0;)
     {
       const char *key = lwn_store_ids_know_key (self->shown_keys, ids[i], self->shows);

@@ -11,6 +11,7 @@
 
 #include "lwn-desktop.h"
 #include "lwn-indicator.h"
+#include "lwn-str-hash.h"
 #include "lwn-text.h"
 #include "lwn-tray.h"
 
@@ -924,8 +925,8 @@ lwn_tray_init (LwnTray *self)
 {
   self->max_items = 20;
   lwn_desktop_get_menu_metrics (lwn_desktop_get_current (), &self->menu_metrics);
-  self->headline_items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, destroy_menu_item);
-  self->feed_items = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, destroy_menu_item);
+  self->headline_items = lwn_str_hash_table_new (g_free, destroy_menu_item);
+  self->feed_items = lwn_str_hash_table_new (g_free, destroy_menu_item);
   self->shown = g_ptr_array_new ();
 }
 

@@ -993,19 +993,54 @@ test_ten_thousand_items (void)
   gint64 start = g_get_monotonic_time ();
   LwnFeedItem *last;
 
-  g_test_summary ("A feed of 10,000 items parses whole");
+  g_test_summary ("A feed of 10,000 items parses whole, and keeps the first 5,000 when their dates are alike: "
+                  "feeds list their newest first");
 
   feed = lwn_feed_parse (body, NULL, NULL, &error);
   g_assert_no_error (error);
   g_test_message ("parsed %" G_GSIZE_FORMAT " bytes in %.1f ms", g_bytes_get_size (body),
                   (g_get_monotonic_time () - start) / 1000.0);
 
-  g_assert_cmpuint (lwn_feed_get_n_items (feed), ==, 10000);
-  last = lwn_feed_get_item (feed, 9999);
-  g_assert_cmpstr (lwn_feed_item_get_id (last), ==, "big-9999");
-  g_assert_cmpstr (lwn_feed_item_get_title (last), ==, "Item 9999");
-  g_assert_cmpstr (lwn_feed_item_get_url (last), ==, "https://big.example.org/items/9999");
-  g_assert_cmpstr (lwn_feed_item_get_description (last), ==, "<p>Body of item 9999</p>");
+  g_assert_cmpuint (lwn_feed_get_n_items (feed), ==, LWN_FEED_MAX_ITEMS);
+  g_assert_cmpstr (lwn_feed_item_get_id (lwn_feed_get_item (feed, 0)), ==, "big-0");
+  last = lwn_feed_get_item (feed, LWN_FEED_MAX_ITEMS - 1);
+  g_assert_cmpstr (lwn_feed_item_get_id (last), ==, "big-4999");
+  g_assert_cmpstr (lwn_feed_item_get_title (last), ==, "Item 4999");
+  g_assert_cmpstr (lwn_feed_item_get_url (last), ==, "https://big.example.org/items/4999");
+  g_assert_cmpstr (lwn_feed_item_get_description (last), ==, "<p>Body of item 4999</p>");
+}
+
+static void
+test_newest_kept (void)
+{
+  GString *doc = g_string_new ("<rss version=\"2.0\"><channel><title>Oldest first</title>");
+  g_autoptr (GBytes) body = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LwnFeed) feed = NULL;
+  guint n_items = LWN_FEED_MAX_ITEMS + 1500;
+
+  g_test_summary ("A feed of more items than are kept keeps its newest by date, also when it lists them oldest "
+                  "first, and an undated item only after every dated one; those kept stay in document order");
+
+  /* One undated item first, then items a minute apart, the oldest first. */
+  g_string_append (doc, "<item><title>Undated</title><guid>undated</guid></item>");
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr (GDateTime) date = g_date_time_new_utc (2023, 7, 1, 0, 0, 0);
+      g_autoptr (GDateTime) when = g_date_time_add_minutes (date, (int) i);
+      g_autofree char *text = g_date_time_format (when, "%a, %d %b %Y %H:%M:%S GMT");
+
+      g_string_append_printf (doc, "<item><title>Item %u</title><guid>item-%u</guid><pubDate>%s</pubDate></item>", i,
+                              i, text);
+    }
+  g_string_append (doc, "</channel></rss>");
+  body = g_string_free_to_bytes (doc);
+
+  feed = lwn_feed_parse (body, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lwn_feed_get_n_items (feed), ==, LWN_FEED_MAX_ITEMS);
+  g_assert_cmpstr (lwn_feed_item_get_id (lwn_feed_get_item (feed, 0)), ==, "item-1500");
+  g_assert_cmpstr (lwn_feed_item_get_id (lwn_feed_get_item (feed, LWN_FEED_MAX_ITEMS - 1)), ==, "item-6499");
 }
 
 static gpointer
@@ -1218,6 +1253,7 @@ main (int argc,
   for (gsize i = 0; i < G_N_ELEMENTS (title_cases); i++)
     g_test_add_data_func (title_cases[i].path, &title_cases[i], test_title);
   g_test_add_func ("/feed-parser/size/10000-items", test_ten_thousand_items);
+  g_test_add_func ("/feed-parser/size/newest-kept", test_newest_kept);
   g_test_add_func ("/feed-parser/threads", test_threads);
   g_test_add_func ("/feed-parser/error-domain", test_error_domain);
 
