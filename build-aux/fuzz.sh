@@ -4,7 +4,7 @@
 #
 # Usage: build-aux/fuzz.sh [SECONDS [TARGET...]]
 #   SECONDS  how long to fuzz each target (default 30)
-#   TARGET   feed-parser, text, text-markup, url or store (default: all five, one after another)
+#   TARGET   feed-parser, text, text-markup, url, store, opml or feed-find (default: all seven, one after another)
 # Extra libFuzzer options can be passed in FUZZ_ARGS. New inputs go to
 # build-fuzz/corpus/TARGET (the committed seeds in tests/fuzz/corpus are only
 # read), crashes to build-fuzz/artifacts/TARGET, and each log to
@@ -17,7 +17,7 @@ seconds="${1:-30}"
 if [ $# -gt 0 ]; then
   shift
 fi
-targets="${*:-feed-parser text text-markup url store}"
+targets="${*:-feed-parser text text-markup url store opml feed-find}"
 build="build-fuzz"
 source_dir="$(pwd)"
 

@@ -115,7 +115,7 @@ def count_fuzz(path):
         with open(path) as log:
             for line in log:
                 fields = line.split()
-                if len(fields) >= 5 and fields[0] in ("feed-parser", "text", "text-markup", "url", "store"):
+                if len(fields) >= 5 and fields[0] in ("feed-parser", "text", "text-markup", "url", "store", "opml", "feed-find"):
                     if fields[4] == "ok":
                         passed += 1
                     else:

@@ -406,10 +406,12 @@ lwn_cli_export_opml (GSettings *settings,
  * @settings: the settings with the feeds followed
  * @path: an OPML file
  *
- * Adds every feed of the list that is not followed yet to the end of the
- * feeds followed, with the list's title as its name and notifications on,
- * and says on stdout what it did. A list that cannot be read changes
- * nothing and says why on stderr, in one line.
+ * Adds the feeds of the list that are not followed yet to the end of the
+ * feeds followed, at most %LWN_OPML_MAX_IMPORT of them, with the list's
+ * title as their name and notifications on, and says on stdout what it
+ * did; when the list had more new feeds than one import adds, it says so on
+ * stderr too. A list that cannot be read (over %LWN_OPML_MAX_BYTES among
+ * other reasons) changes nothing and says why on stderr, in one line.
  *
  * Returns: the process exit status
  */
@@ -418,16 +420,21 @@ lwn_cli_import_opml (GSettings *settings,
                      const char *path)
 {
   g_autoptr (GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr (GFileInfo) info = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (GPtrArray) listed = NULL;
   g_autofree char *summary = NULL;
-  guint added = 0;
-  guint skipped = 0;
+  LwnOpmlImport import = { 0 };
 
-  bytes = g_file_load_bytes (file, NULL, NULL, &error);
+  /* The size first, so that a huge file is refused before it is read. */
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
+    lwn_opml_check_size ((guint64) g_file_info_get_size (info), &error);
+  if (error == NULL)
+    bytes = g_file_load_bytes (file, NULL, NULL, &error);
   if (bytes != NULL)
-    listed = lwn_opml_parse (bytes, &skipped, &error);
+    listed = lwn_opml_parse (bytes, &import.skipped, &error);
   if (listed == NULL)
     {
       g_autofree char *name = one_line (path);
@@ -438,15 +445,20 @@ lwn_cli_import_opml (GSettings *settings,
       return 1;
     }
 
-  if (!lwn_reader_settings_add_feeds (settings, listed, &added))
+  if (!lwn_reader_settings_import_feeds (settings, listed, &import))
     {
       g_printerr ("lwn-tray: %s\n", _ ("could not change the feeds followed"));
       return 1;
     }
   g_settings_sync ();
 
-  summary = lwn_reader_settings_describe_import (added, listed->len - added, skipped);
+  summary = lwn_opml_describe_import (&import);
   g_print ("%s\n", summary);
+  if (import.over_limit > 0)
+    /* Translators: the first %u is the most feeds one import adds, the second how many new feeds of the list it left for another import. */
+    g_printerr (g_dngettext (GETTEXT_PACKAGE, "lwn-tray: one import adds at most %u feeds, so %u feed of the list was not added; import it again to add it\n",
+                             "lwn-tray: one import adds at most %u feeds, so %u feeds of the list were not added; import it again to add them\n", import.over_limit),
+                (guint) LWN_OPML_MAX_IMPORT, import.over_limit);
   return 0;
 }
 

@@ -72,8 +72,8 @@ dup_attr (const xmlNode *node,
  * Atom or JSON Feed), resolved against the page's `<base href>` if any, else
  * @page_url.
  *
- * Returns: (transfer full) (nullable): the feed's http(s) address, or %NULL
- *   when the page names none
+ * Returns: (transfer full) (nullable): the feed's http(s) address, which
+ *   passes lwn_url_feed_problem(), or %NULL when the page names none
  */
 char *
 lwn_feed_find_in_html (GBytes *html,
@@ -121,7 +121,9 @@ lwn_feed_find_in_html (GBytes *html,
             {
               g_autofree char *resolved = lwn_url_resolve (base, g_strstrip (href));
 
-              if (resolved != NULL && lwn_url_is_launchable (resolved))
+              /* The feed found is followed as it is, so it must pass
+               * the check a typed or imported address passes. */
+              if (resolved != NULL && lwn_url_feed_problem (resolved) == NULL)
                 found = g_steal_pointer (&resolved);
             }
         }

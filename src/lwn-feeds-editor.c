@@ -28,8 +28,9 @@ struct _LwnFeedsEditor
   const char *focus_key; /* and which of its buttons */
 
   GCancellable *finding; /* the address being looked at, while it is */
-  GCancellable *files;   /* OPML being read or written */
+  GCancellable *files;   /* OPML being read, parsed or written; cancelled in dispose */
   GtkFileChooserNative *chooser;
+  char *import_name; /* the name of the list being imported, while it is */
 
   GVariant *removed; /* (ssb) of the feed last removed, while it can be undone */
   guint removed_position;
@@ -448,34 +449,16 @@ feeds_changed_cb (GSettings *settings,
  * lwn_feeds_editor_url_problem:
  * @text: what was typed as a feed's address
  *
+ * The check of lwn_url_feed_problem(), which an OPML import makes too, so
+ * that no way in takes an address another refuses.
+ *
  * Returns: (nullable): why @text cannot be a feed's address, or %NULL when
  *   it can be one
  */
 const char *
 lwn_feeds_editor_url_problem (const char *text)
 {
-  g_autoptr (GUri) uri = NULL;
-  const char *scheme;
-  const char *host;
-
-  if (*text == '\0')
-    return _ ("Enter the address of a feed, or of a web page that has one.");
-
-  uri = g_uri_parse (text, G_URI_FLAGS_ENCODED, NULL);
-  if (uri == NULL)
-    return _ ("This is not a web address.");
-
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    return _ ("Only http:// and https:// addresses can be used.");
-
-  host = g_uri_get_host (uri);
-  if (host == NULL || *host == '\0')
-    return _ ("The address has no server name.");
-
-  if (!lwn_url_is_launchable (text))
-    return _ ("The address contains spaces or other characters that are not allowed.");
-  return NULL;
+  return lwn_url_feed_problem (text);
 }
 
 static void
@@ -630,6 +613,61 @@ opml_filter (void)
   return filter;
 }
 
+/* A file name as a label can show it: GFile gives names in the file
+ * system's encoding, which GTK would refuse unless it is UTF-8. */
+static char *
+dup_display_name (GFile *file)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return g_filename_display_name (basename);
+}
+
+static void
+show_import_failure (LwnFeedsEditor *self,
+                     const GError *error)
+{
+  g_autofree char *text = NULL;
+
+  /* Translators: the first %s is a file name, the second why it could not be read. */
+  text = g_strdup_printf (_ ("Could not import %s: %s"), self->import_name, error->message);
+  show_status (self->opml_status, text, TRUE);
+  g_clear_pointer (&self->import_name, g_free);
+}
+
+/* Every callback of an import checks for cancellation before it touches
+ * @user_data: dispose cancels self->files, and the editor may be gone. */
+static void
+opml_parsed_cb (GObject *source,
+                GAsyncResult *result,
+                gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) listed = NULL;
+  g_autofree char *text = NULL;
+  LwnOpmlImport import = { 0 };
+  LwnFeedsEditor *self;
+
+  listed = lwn_opml_parse_finish (result, &import.skipped, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = user_data;
+  if (listed == NULL)
+    {
+      show_import_failure (self, error);
+      return;
+    }
+
+  g_clear_pointer (&self->import_name, g_free);
+  if (!lwn_reader_settings_import_feeds (self->settings, listed, &import))
+    {
+      show_status (self->opml_status, _ ("Could not change the feeds followed"), TRUE);
+      return;
+    }
+  text = lwn_opml_describe_import (&import);
+  show_status (self->opml_status, text, FALSE);
+}
+
 static void
 opml_loaded_cb (GObject *source,
                 GAsyncResult *result,
@@ -637,32 +675,58 @@ opml_loaded_cb (GObject *source,
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) bytes = g_file_load_bytes_finish (G_FILE (source), result, NULL, &error);
-  g_autoptr (GPtrArray) listed = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *name = g_file_get_basename (G_FILE (source));
   LwnFeedsEditor *self;
-  guint skipped = 0;
-  guint added = 0;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   self = user_data;
-  if (bytes != NULL)
-    listed = lwn_opml_parse (bytes, &skipped, &error);
-  if (listed == NULL)
+  if (bytes == NULL)
     {
-      /* Translators: the first %s is a file name, the second why it could not be read. */
-      text = g_strdup_printf (_ ("Could not import %s: %s"), name, error->message);
-      show_status (self->opml_status, text, TRUE);
+      show_import_failure (self, error);
       return;
     }
-  if (!lwn_reader_settings_add_feeds (self->settings, listed, &added))
+  /* A list of a few megabytes takes long enough to read to freeze the
+   * window, so the parse runs in a worker. */
+  lwn_opml_parse_async (bytes, self->files, opml_parsed_cb, self);
+}
+
+/* The size is asked first, so that a huge file is refused before it is
+ * read into memory; lwn_opml_parse() checks again what was read. */
+static void
+opml_queried_cb (GObject *source,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFileInfo) info = g_file_query_info_finish (G_FILE (source), result, &error);
+  LwnFeedsEditor *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = user_data;
+  if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
+    lwn_opml_check_size ((guint64) g_file_info_get_size (info), &error);
+  if (error != NULL)
     {
-      show_status (self->opml_status, _ ("Could not change the feeds followed"), TRUE);
+      show_import_failure (self, error);
       return;
     }
-  text = lwn_reader_settings_describe_import (added, listed->len - added, skipped);
+  g_file_load_bytes_async (G_FILE (source), self->files, opml_loaded_cb, self);
+}
+
+static void
+import_file (LwnFeedsEditor *self,
+             GFile *file)
+{
+  g_autofree char *text = NULL;
+
+  g_free (self->import_name);
+  self->import_name = dup_display_name (file);
+  /* Translators: %s is a file name. */
+  text = g_strdup_printf (_ ("Reading %s…"), self->import_name);
   show_status (self->opml_status, text, FALSE);
+  g_file_query_info_async (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT,
+                           self->files, opml_queried_cb, self);
 }
 
 static void
@@ -671,7 +735,7 @@ opml_saved_cb (GObject *source,
                gpointer user_data)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *name = g_file_get_basename (G_FILE (source));
+  g_autofree char *name = dup_display_name (G_FILE (source));
   g_autofree char *text = NULL;
   LwnFeedsEditor *self;
 
@@ -713,7 +777,7 @@ chooser_response_cb (GtkNativeDialog *dialog,
                                            opml_saved_cb, self);
     }
   else
-    g_file_load_bytes_async (file, self->files, opml_loaded_cb, self);
+    import_file (self, file);
 }
 
 static void
@@ -743,6 +807,10 @@ static void
 import_clicked_cb (GtkButton *button,
                    LwnFeedsEditor *self)
 {
+  /* One import at a time: two would count each other's feeds as followed
+   * already. The status line says which list is being read. */
+  if (self->import_name != NULL)
+    return;
   open_chooser (self, GTK_FILE_CHOOSER_ACTION_OPEN);
 }
 
@@ -810,6 +878,7 @@ lwn_feeds_editor_dispose (GObject *object)
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
     }
   g_clear_object (&self->chooser);
+  g_clear_pointer (&self->import_name, g_free);
   g_clear_handle_id (&self->rebuild_id, g_source_remove);
   g_clear_handle_id (&self->undo_id, g_source_remove);
   g_clear_pointer (&self->removed, g_variant_unref);

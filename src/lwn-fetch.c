@@ -60,7 +60,7 @@ lwn_fetch_limits_init_default (LwnFetchLimits *limits)
 {
   g_return_if_fail (limits != NULL);
 
-  limits->max_body_bytes = 8 * 1024 * 1024;
+  limits->max_body_bytes = LWN_FETCH_MAX_BODY_BYTES;
   limits->connect_timeout_seconds = 15;
   limits->total_timeout_seconds = 60;
   limits->low_speed_bytes = 100;

@@ -23,6 +23,10 @@ typedef enum
 
 GQuark lwn_fetch_error_quark (void);
 
+/* The default cap on a body, after decompression. Other documents read from
+ * outside (an OPML list) are held to it too. */
+#define LWN_FETCH_MAX_BODY_BYTES (8 * 1024 * 1024)
+
 typedef struct
 {
   guint64 max_body_bytes;          /* 8 MiB */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reads the feeds out of an OPML subscription list, nested outlines flattened, and writes a list as OPML 2.0. */
+/* Reads the feeds out of an OPML subscription list, nested outlines flattened, and writes a list as OPML 2.0.
+ * A list comes from a stranger: its size, its addresses (lwn-url's feed check, the feeds editor's too) and its
+ * titles are bounded and cleaned on the way in, and what goes out is well-formed whatever the settings hold.
+ * It calls lwn-xml, lwn-url and lwn-text; the reader settings, the command line and the feeds editor call it. */
 
 #include "config.h"
 
@@ -11,6 +14,8 @@
 #include "lwn-feed-parser.h"
 #include "lwn-opml.h"
 #include "lwn-str-hash.h"
+#include "lwn-text.h"
+#include "lwn-url.h"
 #include "lwn-xml.h"
 
 /* The domain's name has dashes, which clang-format would space. */
@@ -85,16 +90,20 @@ dup_trimmed_attr (const xmlNode *node,
   return *value != '\0' ? g_steal_pointer (&value) : NULL;
 }
 
-/* The address to follow for an outline's xmlUrl: http and https as given,
- * and the "feed:" scheme some browsers and exporters write ("feed://host/…"
- * for http, "feed:https://host/…") as the address it stands for. */
+/* The address to follow for an outline's xmlUrl or htmlUrl, or %NULL when it
+ * fails lwn_url_feed_problem(), the check the feeds editor makes. The
+ * "feed:" scheme some browsers and exporters write ("feed://host/…" for
+ * http, "feed:https://host/…") stands for the address after it. */
 static char *
 followable_url (const char *value)
 {
   g_autoptr (GUri) uri = NULL;
-  const char *candidate = value;
   g_autofree char *rewritten = NULL;
+  g_autofree char *normalized = NULL;
+  const char *candidate = value;
   const char *scheme;
+  const char *host;
+  const char *path;
 
   if (g_ascii_strncasecmp (value, "feed:", 5) == 0)
     {
@@ -106,25 +115,100 @@ followable_url (const char *value)
         candidate = rest;
     }
 
+  /* An address that passes as it is stays as it is, so that what
+   * lwn_opml_write() wrote reads back the same. */
+  if (lwn_url_feed_problem (candidate) == NULL)
+    return g_strdup (candidate);
+
+  /* Lists written by hand or by lax exporters hold spaces or letters
+   * beyond ASCII in a path, which GUri's relaxed parse percent-encodes.
+   * A host is printed back decoded, so the result is checked again. */
   uri = g_uri_parse (candidate, G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL);
   if (uri == NULL)
     return NULL;
   scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+  host = g_uri_get_host (uri);
+  path = g_uri_get_path (uri);
+  if ((g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0) || host == NULL || *host == '\0')
     return NULL;
-  if (g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
+  /* The relaxed parse of "https://blog;x/" gives the host "blog" and the
+   * path ";x/", which g_uri_to_string() refuses with a critical: a path
+   * after a host must be empty or start with "/" (RFC 3986, section 3.3). */
+  if (*path != '\0' && *path != '/')
     return NULL;
-  return g_uri_to_string (uri);
+  normalized = g_uri_to_string (uri);
+  return lwn_url_feed_problem (normalized) == NULL ? g_steal_pointer (&normalized) : NULL;
+}
+
+/* A title goes into labels, tooltips, the settings and the next export, so
+ * this keeps one line of valid UTF-8 that XML 1.0 can hold: C0, DEL and C1
+ * control characters and U+FFFE/U+FFFF are dropped, and each run of white
+ * space (tabs and newlines too) becomes one space.
+ *
+ * Returns: (nullable): the folded text, or %NULL when nothing is left */
+static char *
+fold_text (const char *raw)
+{
+  g_autofree char *valid = NULL;
+  g_autoptr (GString) out = NULL;
+  gboolean pending_space = FALSE;
+
+  if (raw == NULL)
+    return NULL;
+
+  valid = g_utf8_make_valid (raw, -1);
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == 0xA0 || g_unichar_isspace (c))
+        {
+          pending_space = TRUE;
+          continue;
+        }
+      if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0xFFFE || c == 0xFFFF)
+        continue;
+      if (pending_space && out->len > 0)
+        g_string_append_c (out, ' ');
+      pending_space = FALSE;
+      g_string_append_unichar (out, c);
+    }
+
+  return out->len > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : NULL;
+}
+
+/* fold_text(), cut at LWN_OPML_MAX_TITLE_CHARS characters. Cleaning a clean
+ * text changes nothing, which keeps round trips stable. */
+static char *
+clean_text (const char *raw)
+{
+  g_autofree char *folded = fold_text (raw);
+
+  return folded != NULL ? lwn_text_ellipsize (folded, LWN_OPML_MAX_TITLE_CHARS) : NULL;
 }
 
 /* The outline's name: OPML 2.0 requires "text"; many exporters put the same
- * in "title", and some only there. */
+ * in "title", and some only there. A name that is only the feed's address
+ * is no name: lwn_opml_write() writes the address as the text of a feed
+ * that has none, and reading it back must not make one up. */
 static char *
-dup_outline_title (const xmlNode *outline)
+dup_outline_title (const xmlNode *outline,
+                   const char *url)
 {
-  char *title = dup_trimmed_attr (outline, "title");
+  g_autofree char *raw_title = dup_attr_any_case (outline, "title");
+  g_autofree char *title = fold_text (raw_title);
 
-  return title != NULL ? title : dup_trimmed_attr (outline, "text");
+  if (title == NULL)
+    {
+      g_autofree char *raw_text = dup_attr_any_case (outline, "text");
+
+      title = fold_text (raw_text);
+    }
+  /* Compared before the cut: an address may be longer than a title. */
+  if (title == NULL || g_str_equal (title, url))
+    return NULL;
+  return lwn_text_ellipsize (title, LWN_OPML_MAX_TITLE_CHARS);
 }
 
 /* Adds the feed @outline names, if any, to @feeds. Returns whether it named one
@@ -153,7 +237,7 @@ take_outline (const xmlNode *outline,
   if (!g_hash_table_add (seen, g_strdup (url)))
     return TRUE;
 
-  title = dup_outline_title (outline);
+  title = dup_outline_title (outline, url);
   html_url = dup_trimmed_attr (outline, "htmlUrl");
   if (html_url != NULL)
     site_url = followable_url (html_url);
@@ -192,21 +276,56 @@ find_child (const xmlNode *parent,
 }
 
 /**
+ * lwn_opml_check_size:
+ * @size: the size of an OPML document, in bytes
+ * @error: return location for a #GError in %LWN_OPML_ERROR
+ *
+ * Lets a caller refuse a file before reading it, with the message
+ * lwn_opml_parse() would give.
+ *
+ * Returns: %TRUE when @size is at most %LWN_OPML_MAX_BYTES, else %FALSE
+ *   with @error set to %LWN_OPML_ERROR_TOO_LARGE
+ */
+gboolean
+lwn_opml_check_size (guint64 size,
+                     GError **error)
+{
+  g_autofree char *size_text = NULL;
+  g_autofree char *limit_text = NULL;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (size <= LWN_OPML_MAX_BYTES)
+    return TRUE;
+
+  /* With the bytes: a file just over the cap would read "8.0 MiB" twice. */
+  size_text = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS | G_FORMAT_SIZE_LONG_FORMAT);
+  limit_text = g_format_size_full (LWN_OPML_MAX_BYTES, G_FORMAT_SIZE_IEC_UNITS | G_FORMAT_SIZE_LONG_FORMAT);
+  g_set_error (error, LWN_OPML_ERROR, LWN_OPML_ERROR_TOO_LARGE,
+               /* Translators: the first %s is the size of a file, the second the largest subscription list read, such as "8.0 MiB (8388608 bytes)". */
+               _ ("The file is %s, and a subscription list may be at most %s"), size_text, limit_text);
+  return FALSE;
+}
+
+/**
  * lwn_opml_parse:
- * @data: an OPML document (1.0 or 2.0)
- * @n_skipped: (out) (optional): how many outlines named a feed that cannot
- *   be followed (not http or https)
+ * @data: an OPML document (1.0 or 2.0), at most %LWN_OPML_MAX_BYTES long
+ * @n_skipped: (out) (optional): how many outlines named a feed whose address
+ *   fails lwn_url_feed_problem() (not http or https, no clean host, too long)
  * @error: return location for a #GError in %LWN_OPML_ERROR
  *
  * Reads every outline with an xmlUrl, at any depth: folders are flattened
  * into one list in document order, and a feed listed twice is kept once,
- * where it first appears. Each keeps its title (or text) and htmlUrl.
+ * where it first appears. Each keeps its title (or text), cleaned of
+ * control characters and cut to %LWN_OPML_MAX_TITLE_CHARS characters, and
+ * its htmlUrl when that passes the same check as the feed's address.
  * libxml2 reads the file as lwn_xml_read() reads feeds: no network, no DTD,
- * a budget on entities.
+ * a budget on entities. This takes no lock and touches no shared state, so
+ * it may run in any thread; lwn_opml_parse_async() runs it in a worker.
  *
  * Returns: (transfer full) (element-type LwnOpmlFeed): the feeds, or %NULL
- *   with @error set when the document is not OPML or names no followable
- *   feed
+ *   with @error set when the document is too large, is not OPML or names
+ *   no followable feed
  */
 GPtrArray *
 lwn_opml_parse (GBytes *data,
@@ -224,6 +343,9 @@ lwn_opml_parse (GBytes *data,
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!lwn_opml_check_size (g_bytes_get_size (data), error))
+    return NULL;
 
   doc = lwn_xml_read (data, NULL, NULL, NULL, NULL, &local_error);
   if (doc == NULL)
@@ -271,8 +393,8 @@ lwn_opml_parse (GBytes *data,
                              _ ("The list names no feed"));
       else
         g_set_error (error, LWN_OPML_ERROR, LWN_OPML_ERROR_NO_FEEDS,
-                     g_dngettext (GETTEXT_PACKAGE, "The list names %u feed, but not with an http or https address",
-                                  "The list names %u feeds, but none with an http or https address", n_outlines),
+                     g_dngettext (GETTEXT_PACKAGE, "The list names %u feed, but not with a usable http or https address",
+                                  "The list names %u feeds, but none with a usable http or https address", n_outlines),
                      n_outlines);
       return NULL;
     }
@@ -280,6 +402,103 @@ lwn_opml_parse (GBytes *data,
   if (n_skipped != NULL)
     *n_skipped = skipped;
   return g_steal_pointer (&feeds);
+}
+
+/* Names the tasks lwn_opml_parse_async() starts; its address is what matters. */
+static char parse_source_tag;
+
+/* What the worker reads and what it leaves for lwn_opml_parse_finish(). */
+typedef struct
+{
+  GBytes *data;
+  guint n_skipped; /* written by the worker; read only once it has returned the feeds */
+} ParseData;
+
+static void
+parse_data_free (ParseData *data)
+{
+  g_bytes_unref (data->data);
+  g_free (data);
+}
+
+static void
+parse_thread (GTask *task,
+              gpointer source_object,
+              gpointer task_data,
+              GCancellable *cancellable)
+{
+  ParseData *data = task_data;
+  GError *error = NULL;
+  GPtrArray *feeds;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  feeds = lwn_opml_parse (data->data, &data->n_skipped, &error);
+  if (feeds == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, feeds, (GDestroyNotify) g_ptr_array_unref);
+}
+
+/**
+ * lwn_opml_parse_async:
+ * @data: an OPML document
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called on the caller's thread-default main context
+ * @user_data: for @callback
+ *
+ * Runs lwn_opml_parse() in a worker thread: a list of several megabytes
+ * takes long enough to freeze a window. Cancelling @cancellable calls
+ * @callback at once with %G_IO_ERROR_CANCELLED; the worker finishes on its
+ * own and its result is dropped.
+ */
+void
+lwn_opml_parse_async (GBytes *data,
+                      GCancellable *cancellable,
+                      GAsyncReadyCallback callback,
+                      gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ParseData *parse_data;
+
+  g_return_if_fail (data != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &parse_source_tag);
+  parse_data = g_new0 (ParseData, 1);
+  parse_data->data = g_bytes_ref (data);
+  g_task_set_task_data (task, parse_data, (GDestroyNotify) parse_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, parse_thread);
+}
+
+/**
+ * lwn_opml_parse_finish:
+ * @result: the result given to the callback of lwn_opml_parse_async()
+ * @n_skipped: (out) (optional): as for lwn_opml_parse()
+ * @error: return location for a #GError in %LWN_OPML_ERROR, or
+ *   %G_IO_ERROR_CANCELLED
+ *
+ * Returns: (transfer full) (element-type LwnOpmlFeed): the feeds, or %NULL
+ *   with @error set
+ */
+GPtrArray *
+lwn_opml_parse_finish (GAsyncResult *result,
+                       guint *n_skipped,
+                       GError **error)
+{
+  GPtrArray *feeds;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &parse_source_tag, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  feeds = g_task_propagate_pointer (G_TASK (result), error);
+  if (feeds != NULL && n_skipped != NULL)
+    *n_skipped = ((const ParseData *) g_task_get_task_data (G_TASK (result)))->n_skipped;
+  return feeds;
 }
 
 /* RFC 822 dates, as OPML 2.0 asks, in English whatever the locale. */
@@ -304,6 +523,20 @@ format_rfc822 (GDateTime *when)
  *
  * Writes @feeds as an OPML 2.0 subscription list, one outline of type "rss"
  * per feed (readers use that type for Atom and JSON Feed too), in UTF-8.
+ * The list is well-formed XML whatever @feeds holds, and lwn_opml_parse()
+ * reads it back as the same list:
+ *
+ * - titles are cleaned as lwn_opml_parse() cleans them (control characters
+ *   and what else XML 1.0 cannot hold dropped, white space folded, invalid
+ *   UTF-8 repaired, at most %LWN_OPML_MAX_TITLE_CHARS characters), and
+ *   libxml2 escapes the rest; a feed without a title is named by its
+ *   address, which the reader does not take as a title;
+ * - a feed whose address fails lwn_url_feed_problem() is left out, with a
+ *   message in the log: the settings can hold any string (gsettings writes
+ *   them unchecked), such an address could not be followed anyway, and no
+ *   repair of it could be trusted to name the same feed;
+ * - a site address that fails the same check is left out of its outline;
+ * - a feed listed twice is written once, where it first appears.
  *
  * Returns: (transfer full): the document
  */
@@ -311,12 +544,14 @@ char *
 lwn_opml_write (GPtrArray *feeds,
                 GDateTime *created)
 {
+  g_autoptr (GHashTable) written = NULL;
   xmlDoc *doc;
   xmlNode *root;
   xmlNode *head;
   xmlNode *body;
   xmlChar *text = NULL;
   int length = 0;
+  guint left_out = 0;
   char *result;
 
   g_return_val_if_fail (feeds != NULL, NULL);
@@ -336,24 +571,77 @@ lwn_opml_write (GPtrArray *feeds,
       xmlNewTextChild (head, NULL, (const xmlChar *) "dateCreated", (const xmlChar *) date);
     }
 
+  written = lwn_str_hash_table_new (NULL, NULL);
   body = xmlNewChild (root, NULL, (const xmlChar *) "body", NULL);
   for (guint i = 0; i < feeds->len; i++)
     {
       const LwnOpmlFeed *feed = g_ptr_array_index (feeds, i);
-      const char *name = feed->title != NULL && *feed->title != '\0' ? feed->title : feed->url;
-      xmlNode *outline = xmlNewChild (body, NULL, (const xmlChar *) "outline", NULL);
+      g_autofree char *title = NULL;
+      const char *name;
+      xmlNode *outline;
 
+      if (lwn_url_feed_problem (feed->url) != NULL)
+        {
+          left_out++;
+          continue;
+        }
+      if (!g_hash_table_add (written, feed->url))
+        continue;
+
+      title = clean_text (feed->title);
+      name = title != NULL ? title : feed->url;
+      outline = xmlNewChild (body, NULL, (const xmlChar *) "outline", NULL);
       xmlNewProp (outline, (const xmlChar *) "type", (const xmlChar *) "rss");
       xmlNewProp (outline, (const xmlChar *) "text", (const xmlChar *) name);
       xmlNewProp (outline, (const xmlChar *) "title", (const xmlChar *) name);
       xmlNewProp (outline, (const xmlChar *) "xmlUrl", (const xmlChar *) feed->url);
-      if (feed->site_url != NULL)
+      if (feed->site_url != NULL && lwn_url_feed_problem (feed->site_url) == NULL)
         xmlNewProp (outline, (const xmlChar *) "htmlUrl", (const xmlChar *) feed->site_url);
     }
+
+  if (left_out > 0)
+    g_message ("Feeds left out of the OPML list because their address cannot be followed: %u", left_out);
 
   xmlDocDumpFormatMemoryEnc (doc, &text, &length, "UTF-8", 1);
   xmlFreeDoc (doc);
   result = g_strndup ((const char *) text, length);
   xmlFree (text);
   return result;
+}
+
+/**
+ * lwn_opml_describe_import:
+ * @import: what an import did
+ *
+ * Returns: (transfer full): one line saying so, such as "Added 3 feeds;
+ *   1 was followed already", which says plainly when the list was longer
+ *   than one import adds (%LWN_OPML_MAX_IMPORT)
+ */
+char *
+lwn_opml_describe_import (const LwnOpmlImport *import)
+{
+  GString *text;
+
+  g_return_val_if_fail (import != NULL, NULL);
+
+  text = g_string_new (NULL);
+  /* Translators: %u is a number of feeds. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Added %u feed", "Added %u feeds", import->added), import->added);
+  if (import->already > 0)
+    /* Translators: %u is a number of feeds, after "Added 3 feeds". */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; %u was followed already", "; %u were followed already", import->already),
+                            import->already);
+  if (import->skipped > 0)
+    /* Translators: %u is a number of feeds of the list that were left out. */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; %u left out: not a usable http or https address", "; %u left out: not usable http or https addresses", import->skipped),
+                            import->skipped);
+  if (import->over_limit > 0)
+    {
+      guint listed = import->added + import->already + import->over_limit;
+
+      /* Translators: after "Added 500 feeds"; the first %u is how many feeds the list names, the second how many one import adds at most. */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; the list names %u feed, and one import adds at most %u: import it again to add the rest", "; the list names %u feeds, and one import adds at most %u: import it again to add the rest", listed),
+                              listed, (guint) LWN_OPML_MAX_IMPORT);
+    }
+  return g_string_free (text, FALSE);
 }

@@ -156,28 +156,39 @@ lwn_reader_settings_parse_feeds (GVariant *value,
 }
 
 /**
- * lwn_reader_settings_add_feeds:
+ * lwn_reader_settings_import_feeds:
  * @settings: the settings
- * @feeds: (element-type LwnOpmlFeed): feeds to follow too
- * @n_added: (out) (optional): how many were not followed already
+ * @feeds: (element-type LwnOpmlFeed): feeds to follow too, in order
+ * @import: (out caller-allocates): what was done; its `skipped` count is
+ *   left as the caller set it
  *
- * Adds each feed of @feeds that is not followed yet to the end of the
- * list, with its title as its name and notifications on.
+ * Adds the feeds of @feeds that are not followed yet to the end of the
+ * list, with their titles as names and notifications on, but at most
+ * %LWN_OPML_MAX_IMPORT of them: every start reads and polls the whole
+ * list, and a stranger's list of thousands should not become that list in
+ * one click. The rest are counted in `over_limit`; importing the same list
+ * again adds the next ones.
  *
  * Returns: whether the list could be written (%TRUE when nothing was new)
  */
 gboolean
-lwn_reader_settings_add_feeds (GSettings *settings,
-                               GPtrArray *feeds,
-                               guint *n_added)
+lwn_reader_settings_import_feeds (GSettings *settings,
+                                  GPtrArray *feeds,
+                                  LwnOpmlImport *import)
 {
-  g_autoptr (GVariant) value = g_settings_get_value (settings, FEEDS_KEY);
-  g_autoptr (GHashTable) followed = lwn_str_hash_table_new (NULL, NULL);
+  g_autoptr (GVariant) value = NULL;
+  g_autoptr (GHashTable) followed = NULL;
   g_autofree LwnFeedSpec *specs = NULL;
   GVariantBuilder builder;
   guint n = 0;
-  guint added = 0;
 
+  g_return_val_if_fail (G_IS_SETTINGS (settings), FALSE);
+  g_return_val_if_fail (feeds != NULL, FALSE);
+  g_return_val_if_fail (import != NULL, FALSE);
+
+  import->added = import->already = import->over_limit = 0;
+  value = g_settings_get_value (settings, FEEDS_KEY);
+  followed = lwn_str_hash_table_new (NULL, NULL);
   specs = lwn_reader_settings_parse_feeds (value, &n);
   g_variant_builder_init (&builder, G_VARIANT_TYPE (FEEDS_TYPE));
   /* An empty list follows LWN's headlines, which stay when others join. */
@@ -196,14 +207,17 @@ lwn_reader_settings_add_feeds (GSettings *settings,
       const LwnOpmlFeed *feed = g_ptr_array_index (feeds, i);
 
       if (!g_hash_table_add (followed, feed->url))
-        continue;
-      g_variant_builder_add (&builder, "(ssb)", feed->url, feed->title != NULL ? feed->title : "", TRUE);
-      added++;
+        import->already++;
+      else if (import->added >= LWN_OPML_MAX_IMPORT)
+        import->over_limit++;
+      else
+        {
+          g_variant_builder_add (&builder, "(ssb)", feed->url, feed->title != NULL ? feed->title : "", TRUE);
+          import->added++;
+        }
     }
 
-  if (n_added != NULL)
-    *n_added = added;
-  if (added == 0)
+  if (import->added == 0)
     {
       g_variant_builder_clear (&builder);
       return TRUE;
@@ -212,10 +226,37 @@ lwn_reader_settings_add_feeds (GSettings *settings,
 }
 
 /**
+ * lwn_reader_settings_add_feeds:
+ * @settings: the settings
+ * @feeds: (element-type LwnOpmlFeed): feeds to follow too
+ * @n_added: (out) (optional): how many were not followed already
+ *
+ * lwn_reader_settings_import_feeds() without the counts of what was not
+ * added, for a caller that adds one feed.
+ *
+ * Returns: whether the list could be written (%TRUE when nothing was new)
+ */
+gboolean
+lwn_reader_settings_add_feeds (GSettings *settings,
+                               GPtrArray *feeds,
+                               guint *n_added)
+{
+  LwnOpmlImport import = { 0 };
+  gboolean written = lwn_reader_settings_import_feeds (settings, feeds, &import);
+
+  if (n_added != NULL)
+    *n_added = import.added;
+  return written;
+}
+
+/**
  * lwn_reader_settings_describe_import:
  * @added: feeds of a list that are followed now
  * @already: feeds of the list that were followed already
  * @skipped: feeds of the list that cannot be followed
+ *
+ * lwn_opml_describe_import() for a caller that counts no feed left for
+ * another import.
  *
  * Returns: (transfer full): one sentence saying so, such as "Added 3 feeds;
  *   1 was followed already"
@@ -225,19 +266,9 @@ lwn_reader_settings_describe_import (guint added,
                                      guint already,
                                      guint skipped)
 {
-  GString *text = g_string_new (NULL);
+  const LwnOpmlImport import = { .added = added, .already = already, .skipped = skipped };
 
-  /* Translators: %u is a number of feeds. */
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Added %u feed", "Added %u feeds", added), added);
-  if (already > 0)
-    /* Translators: %u is a number of feeds, after "Added 3 feeds". */
-    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; %u was followed already", "; %u were followed already", already),
-                            already);
-  if (skipped > 0)
-    /* Translators: %u is a number of feeds of the list that were left out. */
-    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; %u left out: not an http or https address", "; %u left out: not http or https addresses", skipped),
-                            skipped);
-  return g_string_free (text, FALSE);
+  return lwn_opml_describe_import (&import);
 }
 
 /**

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include "lwn-feed-set.h"
+#include "lwn-opml.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,9 @@ char              *lwn_reader_settings_dup_feed_url  (GSettings         *setting
 gboolean           lwn_reader_settings_migrate       (GSettings         *settings);
 LwnFeedSpec       *lwn_reader_settings_parse_feeds   (GVariant          *value,
                                                       guint             *n_specs);
+gboolean           lwn_reader_settings_import_feeds  (GSettings         *settings,
+                                                      GPtrArray         *feeds,
+                                                      LwnOpmlImport     *import);
 gboolean           lwn_reader_settings_add_feeds     (GSettings         *settings,
                                                       GPtrArray         *feeds,
                                                       guint             *n_added);

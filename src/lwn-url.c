@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* This file resolves links, rewrites LWN links to the full article, and checks that only http(s) URLs are launched, all through GUri. */
+/* This file resolves links, rewrites LWN links to the full article, checks that only http(s) URLs are launched, and
+ * checks feed addresses, all through GUri. The feeds editor and the OPML reader and writer share the last check. */
 
 #include "config.h"
 
 #include <string.h>
+
+#include <glib/gi18n.h>
 
 #include "lwn-url.h"
 
@@ -169,6 +172,68 @@ lwn_url_is_launchable (const char *url)
 
   uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
   return uri != NULL && uri_is_launchable (uri);
+}
+
+/* Tells whether valid UTF-8 @url holds white space beyond ASCII (a no-break
+ * space, a line separator), which a person cannot tell from a space, or
+ * U+FFFE or U+FFFF, which GUri takes in a path but XML 1.0 cannot hold
+ * (https://www.w3.org/TR/xml/#charsets): a feed's address goes into every
+ * OPML export. */
+static gboolean
+has_odd_chars (const char *url)
+{
+  for (const char *p = url; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == 0xA0 || g_unichar_isspace (c) || c == 0xFFFE || c == 0xFFFF)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * lwn_url_feed_problem:
+ * @url: (nullable): an address to follow as a feed: typed in the feeds
+ *   editor, read from an OPML list, or held in the settings
+ *
+ * Checks @url as every way in and out of the list of feeds does: an
+ * absolute http or https address with a server name, no white space or
+ * control characters anywhere (GUri would hand back a host such as
+ * "exa%20mple.com" decoded, space and all), no white space beyond ASCII
+ * either, nothing XML 1.0 cannot hold, and at most %LWN_URL_MAX_FEED_BYTES
+ * bytes.
+ *
+ * Returns: (nullable): a translated sentence saying why @url cannot be a
+ *   feed's address, or %NULL when it can be one
+ */
+const char *
+lwn_url_feed_problem (const char *url)
+{
+  g_autoptr (GUri) uri = NULL;
+  const char *scheme;
+  const char *host;
+
+  if (url == NULL || *url == '\0')
+    return _ ("Enter the address of a feed, or of a web page that has one.");
+  if (strlen (url) > LWN_URL_MAX_FEED_BYTES)
+    return _ ("The address is too long.");
+
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL)
+    return _ ("This is not a web address.");
+
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    return _ ("Only http:// and https:// addresses can be used.");
+
+  host = g_uri_get_host (uri);
+  if (host == NULL || *host == '\0')
+    return _ ("The address has no server name.");
+
+  if (!lwn_url_is_launchable (url) || has_odd_chars (url))
+    return _ ("The address contains spaces or other characters that are not allowed.");
+  return NULL;
 }
 
 static gboolean
