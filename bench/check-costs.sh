@@ -4,11 +4,11 @@
 #
 # Usage, from the top of the source tree: bench/check-costs.sh [--write-baseline] [BUILD_DIR]
 # (default: build). It prints each figure's median over 3 rounds next to its baseline in
-# bench/cost-baseline.txt, and exits 1 when one is grossly worse: a memory ratio more than
+# bench/cost-baseline-RELEASE.txt (debian12, debian13), and exits 1 when one is grossly worse: a memory ratio more than
 # 1.15 times its baseline, a CPU or time ratio more than 1.5 times (the click's also 12 over
 # it), the memory growth more than 1.5 times its baseline and more than 1 MiB over it. It
 # exits 2 when it cannot measure (a missing tool, no baseline), 0 otherwise. --write-baseline writes
-# bench/cost-baseline.txt from this run instead: a deliberate update, committed on its own
+# the release's baseline from this run instead: a deliberate update, committed on its own
 # with the reason. ROUNDS=N takes the medians over N rounds (default 3; 9 gives a steadier
 # baseline); KEEP_DIR=DIR keeps the applets' logs and the probe's samples there. Three
 # rounds take about two minutes on two cores.
@@ -72,7 +72,11 @@ case "${1:-}" in
     ;;
 esac
 
-baseline_file=bench/cost-baseline.txt
+# One baseline per Debian release: the references (xmllint, GTK, libcurl) differ from one
+# release to the next, and so do the ratios to them.
+# shellcheck disable=SC1091 # the machine's own file
+release=$(. /etc/os-release 2>/dev/null && echo "${ID:-unknown}${VERSION_ID:-}")
+baseline_file=bench/cost-baseline-$release.txt
 bench_name=check-costs.sh
 bench_tools="xmllint perf"
 # The watcher reads each item's menu until one of these shows, as a tray host would.
@@ -98,7 +102,7 @@ refreshes=4
 runs=5
 xmllint_runs=11
 feed=tests/data/lwn-headlines-2023-07.rdf
-# The figures, in the order of the table and of bench/cost-baseline.txt.
+# The figures, in the order of the table and of the baseline file.
 figures="pss uss anon poll_304 click refresh_1000 growth_1000"
 
 # limit NAME BASELINE: the largest value of that figure that passes.
@@ -316,6 +320,6 @@ done
 if $write_baseline; then
   echo "Wrote $baseline_file from this run."
 elif ((status != 0)); then
-  echo "A figure is grossly worse than its baseline (bench/cost-baseline.txt says how each is measured)."
+  echo "A figure is grossly worse than its baseline ($baseline_file says how each is measured)."
 fi
 exit "$status"

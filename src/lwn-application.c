@@ -12,6 +12,7 @@
 #include "lwn-cli.h"
 #include "lwn-desktop.h"
 #include "lwn-feed-set.h"
+#include "lwn-headline.h"
 #include "lwn-headline-row.h"
 #include "lwn-headlines-window.h"
 #include "lwn-launcher.h"
@@ -21,10 +22,11 @@
 #include "lwn-reader-settings.h"
 #include "lwn-reader.h"
 #include "lwn-store.h"
-#include "lwn-str-hash.h"
 #include "lwn-tray-host.h"
 #include "lwn-tray.h"
 
+/* How long quitting waits for the last saves of feeds removed. */
+#define FEEDS_DRAIN_MS 5000
 /* How long quitting waits for a "Start at login" write under way. */
 #define AUTOSTART_DRAIN_MS 2000
 /* How long quitting waits for a notification server to answer what is being shown. */
@@ -49,8 +51,6 @@ struct _LwnApplication
    * its action map on the session bus to every process: "open-link" opens
    * any http(s) URL and raises the browser, which no other process may ask. */
   GSimpleActionGroup *window_actions;
-
-  GHashTable *reminder_feeds; /* item id → the URL of the feed whose reminder was told */
 
   LwnTrayHost *tray_host;
   guint sigterm_id;
@@ -109,8 +109,12 @@ open_headline_activated (GSimpleAction *action,
                          gpointer user_data)
 {
   LwnApplication *self = user_data;
-  g_autofree char *url = lwn_feed_set_open (self->feeds, g_variant_get_string (parameter, NULL));
+  const char *feed;
+  const char *item_id;
+  g_autofree char *url = NULL;
 
+  g_variant_get (parameter, "(&s&s)", &feed, &item_id);
+  url = lwn_feed_set_open (self->feeds, feed, item_id);
   if (url != NULL)
     open_url (self, url, NULL);
 }
@@ -276,7 +280,7 @@ static void
 add_actions (LwnApplication *self)
 {
   const GActionEntry entries[] = {
-    { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "s" },
+    { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "(ss)" },
     { .name = "show-headlines", .activate = show_headlines_activated },
     { .name = "about", .activate = about_activated },
     { .name = "preferences", .activate = preferences_activated },
@@ -347,10 +351,16 @@ reader_read_cb (LwnFeedSet *feeds,
                 const char *item_id,
                 LwnApplication *self)
 {
-  if (item_id != NULL)
-    lwn_notifier_withdraw (self->notifier, item_id);
-  else
-    lwn_notifier_withdraw_all (self->notifier);
+  g_autofree char *key = NULL;
+
+  if (item_id == NULL)
+    {
+      /* All of one feed's read: its notifications go; another feed's stay. */
+      lwn_notifier_withdraw_feed (self->notifier, lwn_reader_get_feed_url (reader));
+      return;
+    }
+  key = lwn_headline_key_new (lwn_reader_get_feed_url (reader), item_id);
+  lwn_notifier_withdraw (self->notifier, key);
 }
 
 /* Its notifications go with it: shown later, they would be recorded by no
@@ -371,9 +381,10 @@ reader_reminder_due_cb (LwnFeedSet *feeds,
                         const char *url,
                         LwnApplication *self)
 {
-  /* The reminder ends as it is told: its action must still know its feed. */
-  g_hash_table_replace (self->reminder_feeds, g_strdup (item_id), g_strdup (lwn_reader_get_feed_url (reader)));
-  lwn_notifier_remind (self->notifier, item_id, title, url);
+  /* The reminder ends as it is told: its action must still know its feed, which its key holds. */
+  g_autofree char *key = lwn_headline_key_new (lwn_reader_get_feed_url (reader), item_id);
+
+  lwn_notifier_remind (self->notifier, key, title, url);
 }
 
 static void
@@ -383,8 +394,12 @@ notifier_open_cb (LwnNotifier *notifier,
                   const char *activation_token,
                   LwnApplication *self)
 {
-  g_autofree char *article_url = lwn_feed_set_open (self->feeds, item_id);
+  g_autofree char *feed = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *article_url = NULL;
 
+  if (lwn_headline_key_split (item_id, &feed, &id))
+    article_url = lwn_feed_set_open (self->feeds, feed, id);
   /* An item that left the feed since it was announced is opened all the same. */
   open_url (self, article_url != NULL ? article_url : url, activation_token);
 }
@@ -396,16 +411,22 @@ notifier_open_reminder_cb (LwnNotifier *notifier,
                            const char *activation_token,
                            LwnApplication *self)
 {
-  LwnReader *holder = lwn_feed_set_find_url (self->feeds, g_hash_table_lookup (self->reminder_feeds, item_id));
-  g_autofree char *article_url = lwn_feed_set_open (self->feeds, item_id);
+  g_autofree char *feed = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *article_url = NULL;
+  LwnReader *holder;
 
-  if (holder == NULL)
-    holder = lwn_feed_set_find_reminder (self->feeds, item_id);
+  if (!lwn_headline_key_split (item_id, &feed, &id))
+    {
+      open_url (self, url, activation_token);
+      return;
+    }
+  holder = lwn_feed_set_find_url (self->feeds, feed);
+  article_url = lwn_feed_set_open (self->feeds, feed, id);
   /* Asked for on its own: read, also when it left the feed since, in the
    * feed whose reminder it was. */
   if (article_url == NULL && holder != NULL)
-    lwn_reader_mark_read (holder, item_id);
-  g_hash_table_remove (self->reminder_feeds, item_id);
+    lwn_reader_mark_read (holder, id);
   open_url (self, article_url != NULL ? article_url : url, activation_token);
 }
 
@@ -787,6 +808,19 @@ autostart_drained_cb (GObject *source,
   g_application_release (G_APPLICATION (self));
 }
 
+static void
+feeds_drained_cb (GObject *source,
+                  GAsyncResult *result,
+                  gpointer user_data)
+{
+  g_autoptr (LwnApplication) self = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (!lwn_feed_set_drain_finish (LWN_FEED_SET (source), result, &error))
+    g_warning ("%s: what was read of a feed removed may not be saved", error->message);
+  g_application_release (G_APPLICATION (self));
+}
+
 /* Quit, from the menu, the keyboard or a signal. */
 static void
 lwn_application_begin_quit (LwnApplication *self)
@@ -803,6 +837,13 @@ lwn_application_begin_quit (LwnApplication *self)
     }
   else
     save_last (self);
+  /* A feed removed just before writes its last save in a worker, which the
+   * process must not end before. */
+  if (self->feeds != NULL)
+    {
+      g_application_hold (G_APPLICATION (self));
+      lwn_feed_set_drain_async (self->feeds, FEEDS_DRAIN_MS, NULL, feeds_drained_cb, g_object_ref (self));
+    }
   /* "Start at login" clicked just before quitting is written before the
    * process goes, or it would be lost with the worker that writes it. */
   if (self->autostart != NULL)
@@ -950,7 +991,6 @@ lwn_application_dispose (GObject *object)
 static void
 lwn_application_finalize (GObject *object)
 {
-  g_hash_table_unref (LWN_APPLICATION (object)->reminder_feeds);
   g_debug ("Application finalized");
 
   G_OBJECT_CLASS (lwn_application_parent_class)->finalize (object);
@@ -987,7 +1027,6 @@ lwn_application_init (LwnApplication *self)
     { NULL },
   };
 
-  self->reminder_feeds = lwn_str_hash_table_new (g_free, g_free);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self), _ ("Shows the latest LWN.net headlines in the panel."));
 }

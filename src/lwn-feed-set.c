@@ -3,9 +3,13 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "lwn-feed-set.h"
+#include "lwn-headline.h"
 #include "lwn-network-monitor.h"
 #include "lwn-scheduler.h"
 #include "lwn-str-hash.h"
@@ -31,6 +35,10 @@ struct _LwnFeedSet
   char *first_feed_url; /* its state stays in state_dir itself, where it was before there were several */
   GPtrArray *entries;   /* Entry*, in the person's order */
   GHashTable *closing;  /* feed URL → LwnStore* of a feed removed, while its last save is written */
+  guint n_last_saves;   /* those saves under way */
+  /* feed URL → Forget* of a feed removed, whose files go once it can no longer be taken back */
+  GHashTable *forgetting;
+  GPtrArray *drains; /* GTask* of lwn_feed_set_drain_async(), waiting for the saves and the forgetting */
 
   guint interval;
   gboolean interval_forced;
@@ -38,6 +46,7 @@ struct _LwnFeedSet
   gboolean notify_security_lists;
   guint n_unread;
   guint spread_seconds;
+  guint forget_seconds;
   gboolean started;
 
   GNetworkMonitor *monitor;
@@ -215,6 +224,8 @@ entry_new (LwnFeedSet *self,
   entry->set = self;
   entry->url = g_strdup (spec->url);
   entry->notify = spec->notify;
+  /* Added back in time: what was read of it stays. */
+  g_hash_table_remove (self->forgetting, spec->url);
   entry->store = g_hash_table_lookup (self->closing, spec->url);
   if (entry->store != NULL)
     g_object_ref (entry->store);
@@ -250,6 +261,27 @@ typedef struct
   LwnStore *store;
 } Closing;
 
+/* A removed feed's files: its state folder and its saved copy. */
+typedef struct
+{
+  LwnFeedSet *set; /* (unowned): the set removes its forgets before it goes */
+  char *url;
+  char *state_dir;
+  char *cache_path;
+  guint timeout_id;
+} Forget;
+
+static void finish_drains (LwnFeedSet *self);
+
+static void
+destroy_source (GSource *source)
+{
+  g_source_destroy (source);
+  g_source_unref (source);
+}
+static void forget_files_async (LwnFeedSet *self,
+                                GPtrArray *forgets);
+
 static void
 closing_free (Closing *closing)
 {
@@ -273,7 +305,141 @@ closing_saved_cb (GObject *source,
   /* Added back meanwhile, the feed took this store again. */
   if (self != NULL && g_hash_table_lookup (self->closing, closing->url) == closing->store)
     g_hash_table_remove (self->closing, closing->url);
+  if (self != NULL)
+    {
+      self->n_last_saves--;
+      finish_drains (self);
+    }
   closing_free (closing);
+}
+
+static void
+forget_free (Forget *forget)
+{
+  g_clear_handle_id (&forget->timeout_id, g_source_remove);
+  g_free (forget->url);
+  g_free (forget->state_dir);
+  g_free (forget->cache_path);
+  g_free (forget);
+}
+
+/* Runs in a worker: the files of feeds no longer followed go. A folder
+ * holds only what the store wrote there; what cannot go stays, and says so. */
+static void
+forget_files_thread (GTask *task,
+                     gpointer source_object,
+                     gpointer task_data,
+                     GCancellable *cancellable)
+{
+  GPtrArray *forgets = task_data;
+
+  for (guint i = 0; i < forgets->len; i++)
+    {
+      Forget *forget = g_ptr_array_index (forgets, i);
+      g_autoptr (GDir) dir = g_dir_open (forget->state_dir, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (forget->state_dir, name, NULL);
+
+          if (g_remove (path) != 0)
+            g_message ("Could not remove %s: %s", path, g_strerror (errno));
+        }
+      if (dir != NULL && g_rmdir (forget->state_dir) != 0)
+        g_message ("Could not remove %s: %s", forget->state_dir, g_strerror (errno));
+      if (forget->cache_path != NULL && g_remove (forget->cache_path) != 0 && errno != ENOENT)
+        g_message ("Could not remove %s: %s", forget->cache_path, g_strerror (errno));
+      g_debug ("Forgot %s", forget->url);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+forget_files_cb (GObject *source,
+                 GAsyncResult *result,
+                 gpointer user_data)
+{
+  LwnFeedSet *self = LWN_FEED_SET (source);
+
+  self->n_last_saves--;
+  finish_drains (self);
+}
+
+/* Counted as a last save: a drain waits for the files to go too. */
+static void
+forget_files_async (LwnFeedSet *self,
+                    GPtrArray *forgets)
+{
+  g_autoptr (GTask) task = g_task_new (self, NULL, forget_files_cb, NULL);
+
+  self->n_last_saves++;
+  g_task_set_task_data (task, g_ptr_array_ref (forgets), (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, forget_files_thread);
+}
+
+/* Takes the forgets out of the table and has their files removed. */
+static void
+forget_now (LwnFeedSet *self,
+            const char *url)
+{
+  g_autoptr (GPtrArray) forgets = g_ptr_array_new_with_free_func ((GDestroyNotify) forget_free);
+  GHashTableIter iter;
+  gpointer key;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->forgetting);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      Forget *forget = value;
+
+      /* Its last save first: the files it writes go after it. */
+      if ((url == NULL || g_str_equal (forget->url, url)) && !g_hash_table_contains (self->closing, forget->url))
+        {
+          g_clear_handle_id (&forget->timeout_id, g_source_remove);
+          g_hash_table_iter_steal (&iter);
+          g_free (key);
+          g_ptr_array_add (forgets, forget);
+        }
+    }
+  if (forgets->len > 0)
+    forget_files_async (self, forgets);
+}
+
+static gboolean
+forget_due_cb (gpointer user_data)
+{
+  Forget *forget = user_data;
+
+  forget->timeout_id = 0;
+  /* Still being saved: a second more. */
+  if (g_hash_table_contains (forget->set->closing, forget->url))
+    forget->timeout_id = g_timeout_add_seconds (1, forget_due_cb, forget);
+  else
+    forget_now (forget->set, forget->url);
+  return G_SOURCE_REMOVE;
+}
+
+/* A feed removed can be added back for LWN_FEED_SET_FORGET_SECONDS (the
+ * preferences' undo), and finds what was read of it as it was; after that,
+ * its state and its saved copy go, or they would stay on the disk for ever.
+ * The first feed keeps its state where there was a single feed before, in
+ * the state folder itself, which stays. */
+static void
+schedule_forget (LwnFeedSet *self,
+                 Entry *entry)
+{
+  Forget *forget;
+
+  if (g_strcmp0 (entry->url, self->first_feed_url) == 0)
+    return;
+  forget = g_new0 (Forget, 1);
+  forget->set = self;
+  forget->url = g_strdup (entry->url);
+  forget->state_dir = lwn_feed_set_dup_state_dir (self, entry->url);
+  forget->cache_path = lwn_store_dup_feed_cache_path (entry->store, entry->url);
+  forget->timeout_id = g_timeout_add_seconds (self->forget_seconds, forget_due_cb, forget);
+  g_hash_table_replace (self->forgetting, g_strdup (entry->url), forget);
 }
 
 /* Stops the feed and writes what was read of it, in a worker. Until that
@@ -294,7 +460,9 @@ entry_free (Entry *entry)
       closing->url = g_strdup (entry->url);
       closing->store = g_object_ref (entry->store);
       g_hash_table_insert (self->closing, g_strdup (entry->url), g_object_ref (entry->store));
+      self->n_last_saves++;
       lwn_store_save_async (entry->store, NULL, closing_saved_cb, closing);
+      schedule_forget (self, entry);
     }
   g_clear_object (&entry->reader);
   g_clear_object (&entry->store);
@@ -500,6 +668,116 @@ lwn_feed_set_shutdown (LwnFeedSet *self)
     lwn_reader_shutdown (((Entry *) g_ptr_array_index (self->entries, i))->reader);
 }
 
+static void
+finish_drains (LwnFeedSet *self)
+{
+  if (self->n_last_saves > 0)
+    return;
+  /* A removed feed's files go with the last saves: its undo ends with the program. */
+  if (self->drains->len > 0 && g_hash_table_size (self->forgetting) > 0)
+    {
+      forget_now (self, NULL);
+      if (self->n_last_saves > 0)
+        return;
+    }
+  while (self->drains->len > 0)
+    {
+      g_autoptr (GTask) task = g_ptr_array_steal_index (self->drains, 0);
+
+      g_task_return_boolean (task, TRUE);
+    }
+}
+
+/* Names the drain's tasks; its address is what matters. */
+static char drain_source_tag;
+
+static gboolean
+drain_timed_out_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  LwnFeedSet *self = g_task_get_source_object (task);
+  guint index;
+
+  if (g_ptr_array_find (self->drains, task, &index))
+    {
+      g_autoptr (GTask) owned = g_ptr_array_steal_index (self->drains, index);
+
+      g_task_return_new_error (owned, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                               "The feeds no longer followed were still being saved");
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * lwn_feed_set_drain_async:
+ * @self: a #LwnFeedSet, shut down (lwn_feed_set_shutdown())
+ * @timeout_ms: how long to wait at most
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once the last saves of the feeds removed are written
+ *   and the files of those no longer followed are gone, or the time is up
+ * @user_data: for @callback
+ *
+ * For quitting: a feed removed while the program ran writes its last save
+ * in a worker, which the process must not end before. The feeds whose undo
+ * had not run out yet are forgotten now, as the undo goes with the program.
+ */
+void
+lwn_feed_set_drain_async (LwnFeedSet *self,
+                          guint timeout_ms,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autoptr (GSource) timeout = NULL;
+
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &drain_source_tag);
+  timeout = g_timeout_source_new (timeout_ms);
+  g_source_set_callback (timeout, drain_timed_out_cb, task, NULL);
+  g_source_attach (timeout, g_main_context_get_thread_default ());
+  /* The source goes with the task, so that it never fires for a task that has ended. */
+  g_task_set_task_data (task, g_source_ref (timeout), (GDestroyNotify) destroy_source);
+  g_ptr_array_add (self->drains, g_steal_pointer (&task));
+  finish_drains (self);
+}
+
+/**
+ * lwn_feed_set_drain_finish:
+ * @self: a #LwnFeedSet
+ * @result: the result
+ * @error: return location for a #GError: %G_IO_ERROR_TIMED_OUT
+ *
+ * Returns: whether everything was written before the time was up
+ */
+gboolean
+lwn_feed_set_drain_finish (LwnFeedSet *self,
+                           GAsyncResult *result,
+                           GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * lwn_feed_set_set_forget:
+ * @self: a #LwnFeedSet
+ * @seconds: how long a feed removed keeps its files
+ *
+ * For tests.
+ */
+void
+lwn_feed_set_set_forget (LwnFeedSet *self,
+                         guint seconds)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (self));
+
+  self->forget_seconds = seconds;
+}
+
 /**
  * lwn_feed_set_set_spread:
  * @self: a #LwnFeedSet
@@ -585,29 +863,6 @@ lwn_feed_set_get_reader (LwnFeedSet *self,
 }
 
 /**
- * lwn_feed_set_find_item:
- * @self: a #LwnFeedSet
- * @item_id: (nullable): an item id
- *
- * Returns: (transfer none) (nullable): the first feed that shows @item_id
- */
-LwnReader *
-lwn_feed_set_find_item (LwnFeedSet *self,
-                        const char *item_id)
-{
-  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
-
-  for (guint i = 0; item_id != NULL && i < self->entries->len; i++)
-    {
-      LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
-
-      if (lwn_reader_has_item (reader, item_id))
-        return reader;
-    }
-  return NULL;
-}
-
-/**
  * lwn_feed_set_find_url:
  * @self: a #LwnFeedSet
  * @url: a feed's configured address
@@ -678,31 +933,39 @@ lwn_feed_set_mark_all_read (LwnFeedSet *self)
 /**
  * lwn_feed_set_open:
  * @self: a #LwnFeedSet
- * @item_id: an item id
+ * @feed: the address of the feed the person chose the headline in
+ * @item_id: the headline's id in that feed
  *
- * Opens the item as lwn_reader_open() does, and marks it read in every
- * feed that shows it: an article two feeds carry is read once for both.
+ * Opens the headline as lwn_reader_open() does, in its own feed only: an
+ * id means something only there. The article it opens is then read in
+ * every feed that links to that very article (its full-article address,
+ * once rewritten, is the same): what was read is the page, whichever feed
+ * led to it. Another feed's headline with the same id and another address
+ * stays as it is.
  *
- * Returns: (transfer full) (nullable): the URL to launch, the first feed's
+ * Returns: (transfer full) (nullable): the URL to launch
  */
 char *
 lwn_feed_set_open (LwnFeedSet *self,
+                   const char *feed,
                    const char *item_id)
 {
-  char *url = NULL;
+  LwnReader *reader;
+  char *url;
 
   g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
 
-  for (guint i = 0; item_id != NULL && i < self->entries->len; i++)
-    {
-      LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+  reader = lwn_feed_set_find_url (self, feed);
+  url = reader != NULL && item_id != NULL ? lwn_reader_open (reader, item_id) : NULL;
+  if (url == NULL)
+    return NULL;
 
-      if (!lwn_reader_has_item (reader, item_id))
-        continue;
-      if (url == NULL)
-        url = lwn_reader_open (reader, item_id);
-      else
-        lwn_reader_mark_read (reader, item_id);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      LwnReader *other = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+
+      if (other != reader)
+        lwn_reader_mark_read_url (other, url);
     }
   return url;
 }
@@ -710,43 +973,53 @@ lwn_feed_set_open (LwnFeedSet *self,
 /**
  * lwn_feed_set_mark_shown:
  * @self: a #LwnFeedSet
- * @item_ids: the items a notification server showed
+ * @keys: the headlines a notification server showed, by their keys
+ *   (lwn_headline_key_new())
  *
- * Records each as announced in every feed that waited to announce it.
+ * Records each as announced in its own feed, if that feed waited to
+ * announce it.
  */
 void
 lwn_feed_set_mark_shown (LwnFeedSet *self,
-                         const char *const *item_ids)
+                         const char *const *keys)
 {
+  g_autoptr (GHashTable) by_feed = NULL;
+  GHashTableIter iter;
+  gpointer feed;
+  gpointer ids;
+
   g_return_if_fail (LWN_IS_FEED_SET (self));
-  g_return_if_fail (item_ids != NULL);
+  g_return_if_fail (keys != NULL);
 
-  for (guint i = 0; i < self->entries->len; i++)
-    lwn_reader_mark_shown (((Entry *) g_ptr_array_index (self->entries, i))->reader, item_ids);
-}
-
-/**
- * lwn_feed_set_find_reminder:
- * @self: a #LwnFeedSet
- * @item_id: an item id
- *
- * Returns: (transfer none) (nullable): the first feed with a reminder for
- *   @item_id
- */
-LwnReader *
-lwn_feed_set_find_reminder (LwnFeedSet *self,
-                            const char *item_id)
-{
-  g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
-
-  for (guint i = 0; item_id != NULL && i < self->entries->len; i++)
+  by_feed = lwn_str_hash_table_new (g_free, (GDestroyNotify) g_ptr_array_unref);
+  for (gsize i = 0; keys[i] != NULL; i++)
     {
-      LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+      char *key_feed = NULL;
+      char *key_id = NULL;
+      GPtrArray *feed_ids;
 
-      if (lwn_reader_has_reminder (reader, item_id))
-        return reader;
+      if (!lwn_headline_key_split (keys[i], &key_feed, &key_id))
+        continue;
+      feed_ids = g_hash_table_lookup (by_feed, key_feed);
+      if (feed_ids == NULL)
+        {
+          feed_ids = g_ptr_array_new_with_free_func (g_free);
+          g_hash_table_insert (by_feed, g_steal_pointer (&key_feed), feed_ids);
+        }
+      g_free (key_feed);
+      g_ptr_array_add (feed_ids, key_id);
     }
-  return NULL;
+
+  g_hash_table_iter_init (&iter, by_feed);
+  while (g_hash_table_iter_next (&iter, &feed, &ids))
+    {
+      LwnReader *reader = lwn_feed_set_find_url (self, feed);
+      GPtrArray *feed_ids = ids;
+
+      g_ptr_array_add (feed_ids, NULL);
+      if (reader != NULL)
+        lwn_reader_mark_shown (reader, (const char *const *) feed_ids->pdata);
+    }
 }
 
 static void
@@ -783,6 +1056,8 @@ lwn_feed_set_dispose (GObject *object)
       g_clear_pointer (&self->entries, g_ptr_array_unref);
     }
   g_clear_object (&self->monitor);
+  /* Each holds the set unowned: none may fire once it goes. */
+  g_hash_table_remove_all (self->forgetting);
 
   G_OBJECT_CLASS (lwn_feed_set_parent_class)->dispose (object);
 }
@@ -796,6 +1071,8 @@ lwn_feed_set_finalize (GObject *object)
   g_free (self->cache_dir);
   g_free (self->first_feed_url);
   g_hash_table_unref (self->closing);
+  g_hash_table_unref (self->forgetting);
+  g_ptr_array_unref (self->drains);
 
   G_OBJECT_CLASS (lwn_feed_set_parent_class)->finalize (object);
 }
@@ -852,6 +1129,9 @@ lwn_feed_set_init (LwnFeedSet *self)
 {
   self->entries = g_ptr_array_new ();
   self->closing = lwn_str_hash_table_new (g_free, g_object_unref);
+  self->forgetting = lwn_str_hash_table_new (g_free, (GDestroyNotify) forget_free);
+  self->drains = g_ptr_array_new_with_free_func (g_object_unref);
+  self->forget_seconds = LWN_FEED_SET_FORGET_SECONDS;
   self->interval = LWN_DEFAULT_INTERVAL;
   self->spread_seconds = LWN_FEED_SET_SPREAD_SECONDS;
   self->notify = TRUE;

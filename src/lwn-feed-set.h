@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 /* Feeds added together while the set runs poll this many seconds apart, the first at once: a
  * new feed shows nothing until it has polled, so its turn comes sooner than at a start. */
 #define LWN_FEED_SET_ADD_SPREAD_SECONDS 1
+/* How long a feed removed can be added back with what was read of it: the preferences' undo. */
+#define LWN_FEED_SET_FORGET_SECONDS 10
 
 /* One followed feed, as the settings and the command line give it. */
 typedef struct
@@ -34,6 +36,16 @@ void        lwn_feed_set_set_feeds                 (LwnFeedSet        *self,
                                                     guint              n_specs);
 void        lwn_feed_set_start                     (LwnFeedSet        *self);
 void        lwn_feed_set_shutdown                  (LwnFeedSet        *self);
+void        lwn_feed_set_drain_async               (LwnFeedSet        *self,
+                                                    guint              timeout_ms,
+                                                    GCancellable      *cancellable,
+                                                    GAsyncReadyCallback callback,
+                                                    gpointer           user_data);
+gboolean    lwn_feed_set_drain_finish              (LwnFeedSet        *self,
+                                                    GAsyncResult      *result,
+                                                    GError           **error);
+void        lwn_feed_set_set_forget                (LwnFeedSet        *self,
+                                                    guint              seconds);
 void        lwn_feed_set_set_spread                (LwnFeedSet        *self,
                                                     guint              seconds);
 
@@ -48,12 +60,8 @@ void        lwn_feed_set_set_notify_security_lists (LwnFeedSet        *self,
 guint       lwn_feed_set_get_n_feeds               (LwnFeedSet        *self);
 LwnReader  *lwn_feed_set_get_reader                (LwnFeedSet        *self,
                                                     guint              position);
-LwnReader  *lwn_feed_set_find_item                 (LwnFeedSet        *self,
-                                                    const char        *item_id);
 LwnReader  *lwn_feed_set_find_url                  (LwnFeedSet        *self,
                                                     const char        *url);
-LwnReader  *lwn_feed_set_find_reminder             (LwnFeedSet        *self,
-                                                    const char        *item_id);
 gboolean    lwn_feed_set_get_feed_notify           (LwnFeedSet        *self,
                                                     LwnReader         *reader);
 guint       lwn_feed_set_get_n_unread              (LwnFeedSet        *self);
@@ -61,9 +69,10 @@ guint       lwn_feed_set_get_n_unread              (LwnFeedSet        *self);
 void        lwn_feed_set_refresh                   (LwnFeedSet        *self);
 void        lwn_feed_set_mark_all_read             (LwnFeedSet        *self);
 char       *lwn_feed_set_open                      (LwnFeedSet        *self,
+                                                    const char        *feed,
                                                     const char        *item_id);
 void        lwn_feed_set_mark_shown                (LwnFeedSet        *self,
-                                                    const char *const *item_ids);
+                                                    const char *const *keys);
 
 char       *lwn_feed_set_dup_state_dir             (LwnFeedSet        *self,
                                                     const char        *url);

@@ -4,10 +4,12 @@
 
 #include <gtk/gtk.h>
 
+#include "lwn-feed-set.h"
+
 G_BEGIN_DECLS
 
-/* How long "Undo" stays after a feed is removed. */
-#define LWN_FEEDS_EDITOR_UNDO_SECONDS 10
+/* How long "Undo" stays after a feed is removed: as long as the feed set keeps its files. */
+#define LWN_FEEDS_EDITOR_UNDO_SECONDS LWN_FEED_SET_FORGET_SECONDS
 
 #define LWN_TYPE_FEEDS_EDITOR (lwn_feeds_editor_get_type ())
 G_DECLARE_FINAL_TYPE (LwnFeedsEditor, lwn_feeds_editor, LWN, FEEDS_EDITOR, GtkBox)

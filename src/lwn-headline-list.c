@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "lwn-headline-list.h"
-#include "lwn-str-hash.h"
 
 /* Each step runs in a main-loop iteration of its own, below GTK's input and
  * drawing priorities, and is laid out in the frame after it; laying out
@@ -491,13 +490,13 @@ rows_to_reach (GListModel *headlines,
                guint n,
                LwnHeadlineRow *row)
 {
-  const char *id = row != NULL ? lwn_headline_get_id (lwn_headline_row_get_headline (row)) : NULL;
+  LwnHeadline *wanted = row != NULL ? lwn_headline_row_get_headline (row) : NULL;
 
-  for (guint i = 0; id != NULL && i < n; i++)
+  for (guint i = 0; wanted != NULL && i < n; i++)
     {
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
 
-      if (strcmp (lwn_headline_get_id (headline), id) == 0)
+      if (lwn_headline_equal (headline, wanted))
         return i + 1;
     }
   return 0;
@@ -525,7 +524,8 @@ static void
 update_rows (LwnHeadlineList *self)
 {
   guint n = n_headlines (self);
-  g_autoptr (GHashTable) by_id = lwn_str_hash_table_new (NULL, NULL);
+  /* Rows by their headline's feed and id: two feeds may send one id, and each keeps its row. */
+  g_autoptr (GHashTable) by_headline = g_hash_table_new (lwn_headline_hash, lwn_headline_equal);
   g_autoptr (GPtrArray) gone = g_ptr_array_new ();
   g_autoptr (GPtrArray) rows = NULL;
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
@@ -545,10 +545,14 @@ update_rows (LwnHeadlineList *self)
   for (guint i = 0; i < self->rows->len; i++)
     {
       LwnHeadlineRow *row = row_at (self, i);
-      const char *id = row != NULL ? lwn_headline_get_id (lwn_headline_row_get_headline (row)) : NULL;
 
-      if (row != NULL)
-        g_hash_table_insert (by_id, (gpointer) id, row);
+      if (row == NULL)
+        continue;
+      /* No two rows may stand for one headline: a second would be in no table, and stay. */
+      if (g_hash_table_contains (by_headline, lwn_headline_row_get_headline (row)))
+        g_ptr_array_add (gone, row);
+      else
+        g_hash_table_insert (by_headline, lwn_headline_row_get_headline (row), row);
     }
 
   reach = MAX (reach, rows_to_reach (self->headlines, n, focused));
@@ -561,12 +565,12 @@ update_rows (LwnHeadlineList *self)
   for (guint i = 0; i < wanted; i++)
     {
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, i);
-      LwnHeadlineRow *row = g_hash_table_lookup (by_id, lwn_headline_get_id (headline));
+      LwnHeadlineRow *row = g_hash_table_lookup (by_headline, headline);
 
       if (row != NULL)
         {
-          /* Out of the table first: its key belongs to the headline replaced here. */
-          g_hash_table_remove (by_id, lwn_headline_get_id (headline));
+          /* Out of the table first: its key is the headline replaced here. */
+          g_hash_table_remove (by_headline, headline);
           reorder |= kept > 0 && lwn_headline_row_get_position (row) < last;
           last = lwn_headline_row_get_position (row);
           lwn_headline_row_set_headline (row, headline, now);
@@ -577,7 +581,7 @@ update_rows (LwnHeadlineList *self)
       g_ptr_array_add (rows, row);
     }
 
-  g_hash_table_iter_init (&iter, by_id);
+  g_hash_table_iter_init (&iter, by_headline);
   while (g_hash_table_iter_next (&iter, NULL, &left))
     g_ptr_array_add (gone, left);
   for (guint i = 0; i < gone->len; i++)

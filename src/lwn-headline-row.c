@@ -166,7 +166,8 @@ request_reminder (LwnHeadlineRow *self,
 
   if (G_IS_ACTION_GROUP (toplevel))
     g_action_group_activate_action (G_ACTION_GROUP (toplevel), "set-reminder",
-                                    g_variant_new ("(sb)", lwn_headline_get_id (self->headline), remind));
+                                    g_variant_new ("(ssb)", lwn_headline_get_feed (self->headline),
+                                                   lwn_headline_get_id (self->headline), remind));
   show_reminder (self);
 }
 

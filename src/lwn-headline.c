@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* LwnHeadline pairs an immutable feed item with the item's "unread" mark and with whether a reminder is set
- * for the item. Views watch both with notify::unread and notify::reminder. */
+ * for the item. Views watch both with notify::unread and notify::reminder.
+ *
+ * A headline is its feed's item: an id means something only within the feed that sent it, since any
+ * feed can send any id. Wherever headlines of several feeds meet (a menu, a window, notifications,
+ * actions), a headline is named by its feed and its id together, or by the key that holds both. */
 
 #include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "lwn-headline.h"
+#include "lwn-str-hash.h"
 
 struct _LwnHeadline
 {
   GObject parent_instance;
 
   LwnFeedItem *item;
+  char *feed; /* GRefString: the address its feed is followed by, shared by the feed's headlines */
   gboolean unread;
   gboolean reminder;
 };
@@ -35,6 +44,7 @@ lwn_headline_finalize (GObject *object)
   LwnHeadline *self = LWN_HEADLINE (object);
 
   g_clear_pointer (&self->item, lwn_feed_item_unref);
+  g_clear_pointer (&self->feed, g_ref_string_release);
 
   G_OBJECT_CLASS (lwn_headline_parent_class)->finalize (object);
 }
@@ -95,20 +105,25 @@ lwn_headline_init (LwnHeadline *self)
 /**
  * lwn_headline_new:
  * @item: the feed item
+ * @feed: the address its feed is followed by (kept once, for every headline
+ *   of the feed)
  * @unread: whether it is unread
  *
  * Returns: (transfer full): a new headline holding a reference to @item
  */
 LwnHeadline *
 lwn_headline_new (LwnFeedItem *item,
+                  const char *feed,
                   gboolean unread)
 {
   LwnHeadline *self;
 
   g_return_val_if_fail (item != NULL, NULL);
+  g_return_val_if_fail (feed != NULL, NULL);
 
   self = g_object_new (LWN_TYPE_HEADLINE, NULL);
   self->item = lwn_feed_item_ref (item);
+  self->feed = g_ref_string_new_intern (feed);
   self->unread = unread;
   return self;
 }
@@ -133,6 +148,126 @@ lwn_headline_get_id (LwnHeadline *self)
   g_return_val_if_fail (LWN_IS_HEADLINE (self), NULL);
 
   return lwn_feed_item_get_id (self->item);
+}
+
+/**
+ * lwn_headline_get_feed:
+ * @self: a #LwnHeadline
+ *
+ * Returns: the address of the feed the headline belongs to, as the feed is
+ *   followed: with lwn_headline_get_id(), what names the headline
+ */
+const char *
+lwn_headline_get_feed (LwnHeadline *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE (self), NULL);
+
+  return self->feed;
+}
+
+/**
+ * lwn_headline_dup_key:
+ * @self: a #LwnHeadline
+ *
+ * Returns: (transfer full): the key that names the headline among every
+ *   feed's (lwn_headline_key_new())
+ */
+char *
+lwn_headline_dup_key (LwnHeadline *self)
+{
+  g_return_val_if_fail (LWN_IS_HEADLINE (self), NULL);
+
+  return lwn_headline_key_new (self->feed, lwn_feed_item_get_id (self->item));
+}
+
+/**
+ * lwn_headline_hash:
+ * @headline: (type LwnHeadline): a headline
+ *
+ * A #GHashFunc for tables keyed by headlines that stand for their feed and
+ * id, with lwn_headline_equal(): another headline of the same item finds
+ * the same entry.
+ *
+ * Returns: the hash of its feed and id
+ */
+guint
+lwn_headline_hash (gconstpointer headline)
+{
+  LwnHeadline *self = (LwnHeadline *) headline;
+
+  return lwn_str_hash (lwn_feed_item_get_id (self->item)) * 31 + lwn_str_hash (self->feed);
+}
+
+/**
+ * lwn_headline_equal:
+ * @a: (type LwnHeadline): a headline
+ * @b: (type LwnHeadline): another
+ *
+ * Returns: whether both name the same item of the same feed
+ */
+gboolean
+lwn_headline_equal (gconstpointer a,
+                    gconstpointer b)
+{
+  LwnHeadline *x = (LwnHeadline *) a;
+  LwnHeadline *y = (LwnHeadline *) b;
+
+  return (x->feed == y->feed || strcmp (x->feed, y->feed) == 0)
+         && strcmp (lwn_feed_item_get_id (x->item), lwn_feed_item_get_id (y->item)) == 0;
+}
+
+/**
+ * lwn_headline_key_new:
+ * @feed: a feed's address, as it is followed
+ * @item_id: an item id of that feed
+ *
+ * The string that names one feed's item where headlines of every feed meet
+ * (the notifications, the menu): the feed's length, a colon, the feed and
+ * the id. No two pairs give the same key, whatever a feed's ids hold.
+ *
+ * Returns: (transfer full): the key
+ */
+char *
+lwn_headline_key_new (const char *feed,
+                      const char *item_id)
+{
+  g_return_val_if_fail (feed != NULL, NULL);
+  g_return_val_if_fail (item_id != NULL, NULL);
+
+  return g_strdup_printf ("%" G_GSIZE_FORMAT ":%s%s", strlen (feed), feed, item_id);
+}
+
+/**
+ * lwn_headline_key_split:
+ * @key: a key from lwn_headline_key_new()
+ * @feed: (out) (optional): its feed
+ * @item_id: (out) (optional): its item id
+ *
+ * Returns: whether @key is such a key; the outputs are set only then
+ */
+gboolean
+lwn_headline_key_split (const char *key,
+                        char **feed,
+                        char **item_id)
+{
+  const char *colon;
+  char *end;
+  guint64 length;
+
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  colon = strchr (key, ':');
+  if (colon == NULL || colon == key || !g_ascii_isdigit (*key))
+    return FALSE;
+  length = g_ascii_strtoull (key, &end, 10);
+  if (end != colon || length > strlen (colon + 1))
+    return FALSE;
+
+  if (feed != NULL)
+    *feed = g_strndup (colon + 1, length);
+  if (item_id != NULL)
+    *item_id = g_strdup (colon + 1 + length);
+  return TRUE;
 }
 
 const char *

@@ -16,9 +16,21 @@ G_DECLARE_FINAL_TYPE (LwnHeadline, lwn_headline, LWN, HEADLINE, GObject)
 
 /* clang-format off */
 LwnHeadline *lwn_headline_new        (LwnFeedItem *item,
+                                      const char  *feed,
                                       gboolean     unread);
 LwnFeedItem *lwn_headline_get_item   (LwnHeadline *self);
 const char  *lwn_headline_get_id     (LwnHeadline *self);
+const char  *lwn_headline_get_feed   (LwnHeadline *self);
+char        *lwn_headline_dup_key    (LwnHeadline *self);
+guint        lwn_headline_hash       (gconstpointer headline);
+gboolean     lwn_headline_equal      (gconstpointer a,
+                                      gconstpointer b);
+
+char        *lwn_headline_key_new    (const char  *feed,
+                                      const char  *item_id);
+gboolean     lwn_headline_key_split  (const char  *key,
+                                      char       **feed,
+                                      char       **item_id);
 const char  *lwn_headline_get_title  (LwnHeadline *self);
 const char  *lwn_headline_get_url    (LwnHeadline *self);
 gboolean     lwn_headline_get_unread (LwnHeadline *self);

@@ -78,7 +78,8 @@ row_activated_cb (GtkListBox *list_box,
 
   if (application != NULL)
     g_action_group_activate_action (G_ACTION_GROUP (application), "open-headline",
-                                    g_variant_new_string (lwn_headline_get_id (headline)));
+                                    g_variant_new ("(ss)", lwn_headline_get_feed (headline),
+                                                   lwn_headline_get_id (headline)));
 }
 
 /* Searching ----------------------------------------------------------------- */
@@ -220,14 +221,40 @@ set_reminder_activated (GSimpleAction *action,
                         gpointer user_data)
 {
   LwnHeadlinesWindow *self = user_data;
+  const char *feed;
   const char *item_id;
   gboolean remind;
   LwnReader *reader;
 
-  g_variant_get (parameter, "(&sb)", &item_id, &remind);
-  reader = self->all != NULL ? lwn_feed_set_find_item (self->feeds, item_id) : self->reader;
+  g_variant_get (parameter, "(&s&sb)", &feed, &item_id, &remind);
+  reader = lwn_feed_set_find_url (self->feeds, feed);
   if (reader != NULL)
     lwn_reader_set_reminder (reader, item_id, remind);
+}
+
+/* "Mark All as Read" marks what the window shows: one feed, or every feed with "All feeds". */
+static void
+mark_all_read_activated (GSimpleAction *action,
+                         GVariant *parameter,
+                         gpointer user_data)
+{
+  LwnHeadlinesWindow *self = user_data;
+
+  if (self->all != NULL)
+    lwn_feed_set_mark_all_read (self->feeds);
+  else if (self->reader != NULL)
+    lwn_reader_mark_all_read (self->reader);
+}
+
+static void
+show_mark_all_read (LwnHeadlinesWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "mark-all-read");
+  guint n_unread = self->all != NULL      ? lwn_feed_set_get_n_unread (self->feeds)
+                   : self->reader != NULL ? lwn_reader_get_n_unread (self->reader)
+                                          : 0;
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), n_unread > 0);
 }
 
 static void
@@ -328,6 +355,7 @@ show_state (LwnHeadlinesWindow *self)
     gtk_spinner_start (self->refresh_spinner);
   else
     gtk_spinner_stop (self->refresh_spinner);
+  show_mark_all_read (self);
 }
 
 #define ALL_FEEDS_ID "all"
@@ -394,6 +422,7 @@ show_feeds (LwnHeadlinesWindow *self)
     gtk_header_bar_set_custom_title (self->header_bar, GTK_WIDGET (self->feed_chooser));
   else if (n <= 1 && gtk_header_bar_get_custom_title (self->header_bar) != NULL)
     gtk_header_bar_set_custom_title (self->header_bar, NULL);
+  show_mark_all_read (self);
 }
 
 static void
@@ -753,7 +782,8 @@ static void
 lwn_headlines_window_init (LwnHeadlinesWindow *self)
 {
   const GActionEntry entries[] = {
-    { .name = "set-reminder", .activate = set_reminder_activated, .parameter_type = "(sb)" },
+    { .name = "set-reminder", .activate = set_reminder_activated, .parameter_type = "(ssb)" },
+    { .name = "mark-all-read", .activate = mark_all_read_activated },
   };
   GtkWidget *placeholder;
 

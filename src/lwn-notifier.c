@@ -6,12 +6,15 @@
  * waits, within bounds, for the next server that appears, and what a server showed is told. Each
  * note moves by the state table in lwn-notifier-private.h. The notifier owns the conversation with
  * the server (lwn-notifier-server.c) and calls it one way; the conversation reports back through a
- * callback, and nothing here waits for the server. */
+ * callback, and nothing here waits for the server. A headline is known by its key, its feed and id
+ * together (lwn_headline_key_new()): what one feed announces never updates, withdraws or opens a
+ * notification of another's, whatever ids the two share. */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "lwn-headline.h"
 #include "lwn-notifier-private.h"
 #include "lwn-str-hash.h"
 #include "lwn-text.h"
@@ -618,20 +621,20 @@ announce_one (LwnNotifier *self,
               LwnFeedItem *item,
               const char *feed)
 {
-  const char *item_id = lwn_feed_item_get_id (item);
+  g_autofree char *key = lwn_headline_key_new (feed, lwn_feed_item_get_id (item));
   g_autofree char *summary = lwn_text_strip_controls (lwn_feed_item_get_title (item));
   g_autofree char *body = lwn_text_ellipsize (lwn_feed_item_get_summary (item), LWN_NOTIFIER_BODY_CHARS);
-  LwnNote *note = g_hash_table_lookup (self->items, item_id);
+  LwnNote *note = g_hash_table_lookup (self->items, key);
 
   if (note == NULL)
     {
       if (g_hash_table_size (self->items) >= MAX_ITEM_NOTES)
         forget_oldest (self, self->items);
-      note = note_new (LWN_NOTE_ITEM, item_id);
+      note = note_new (LWN_NOTE_ITEM, key);
       g_hash_table_insert (self->items, note->item_id, note);
     }
   if (note->unshown->len == 0)
-    g_ptr_array_add (note->unshown, g_strdup (item_id));
+    g_ptr_array_add (note->unshown, g_strdup (key));
   if (!has_feed (note->feeds, feed, NULL))
     g_ptr_array_add (note->feeds, g_strdup (feed));
   update_note (self, note, summary, body, lwn_feed_item_get_url (item), HEADLINE_CATEGORY);
@@ -709,8 +712,9 @@ announce_group (LwnNotifier *self,
   for (guint i = 0; i < items->len; i++)
     {
       LwnFeedItem *item = g_ptr_array_index (items, i);
+      g_autofree char *key = lwn_headline_key_new (feed, lwn_feed_item_get_id (item));
 
-      group_add (group, &position, added, lwn_feed_item_get_id (item), lwn_feed_item_get_title (item));
+      group_add (group, &position, added, key, lwn_feed_item_get_title (item));
     }
   for (guint i = 0; waiting != NULL && i < waiting->len; i++)
     {
@@ -777,7 +781,7 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
 
   /**
    * LwnNotifier::open:
-   * @item_id: the item whose notification was acted on
+   * @item_id: the key (lwn_headline_key_new()) of the headline whose notification was acted on
    * @url: the http(s) URL the notification was about
    * @activation_token: (nullable): the token the server sent with the action, for the window
    *   that opens to take the focus (XDG activation, or a startup notification id)
@@ -788,7 +792,7 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
                 0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
   /**
    * LwnNotifier::open-reminder:
-   * @item_id: the item whose reminder's notification was acted on
+   * @item_id: the key of the headline whose reminder's notification was acted on
    * @url: the http(s) article the reminder was about
    * @activation_token: (nullable): the token the server sent with the action
    *
@@ -808,7 +812,7 @@ lwn_notifier_class_init (LwnNotifierClass *klass)
                 0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
   /**
    * LwnNotifier::shown:
-   * @item_ids: (array zero-terminated=1): headlines whose announcement a notification server
+   * @item_ids: (array zero-terminated=1): the keys of the headlines whose announcement a notification server
    *   has shown: in a notification of their own, or in the grouped one, whether it lists their
    *   titles, knows them by id to take them out of its count, or only counts them
    *
@@ -914,11 +918,11 @@ lwn_notifier_announce (LwnNotifier *self,
 /**
  * lwn_notifier_withdraw:
  * @self: a #LwnNotifier
- * @item_id: an item that was read
+ * @item_id: the key (lwn_headline_key_new()) of a headline that was read
  *
- * Closes the item's notification and its reminder's, if they are still
- * shown, and takes it out of the grouped notification's count; a grouped notification left with
- * nothing unread is closed too.
+ * Closes the headline's notification and its reminder's, if they are still
+ * shown, and takes it out of its feed's grouped notification's count; a grouped notification left
+ * with nothing unread is closed too.
  */
 void
 lwn_notifier_withdraw (LwnNotifier *self,
@@ -939,8 +943,7 @@ lwn_notifier_withdraw (LwnNotifier *self,
   if (note != NULL)
     withdraw_note (self, note);
 
-  /* A group's text stays as it is: changing it would show it again. An
-   * article two feeds carry may be in the group of each. */
+  /* A group's text stays as it is: changing it would show it again. */
   emptied = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, self->groups);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -991,8 +994,7 @@ lwn_notifier_withdraw_all (LwnNotifier *self)
  *
  * Closes the feed's grouped notification and its headlines' own, or drops them if they wait for
  * a server: no reading model is left to record them as shown (#LwnNotifier::shown), and the
- * feed, if followed again, announces what it had not shown yet once more. A headline's own
- * notification that another feed announced too stays, for that feed. A group only ever takes
+ * feed, if followed again, announces what it had not shown yet once more. A group only ever takes
  * over its own feed's waiting notifications, so another feed loses nothing. Reminders stay: each
  * was asked for article by article, its reading model let go of it once it was told, so that
  * nothing would tell it again, and its action opens the article without the feed.
@@ -1095,12 +1097,12 @@ lwn_notifier_withdraw_notice (LwnNotifier *self)
 /**
  * lwn_notifier_remind:
  * @self: a #LwnNotifier
- * @item_id: the item a reminder was set for
+ * @item_id: the key (lwn_headline_key_new()) of the headline a reminder was set for
  * @title: its title, in plain text
  * @url: the http(s) article to open
  *
  * Shows "Now free to read: @title", whose action emits
- * #LwnNotifier::open-reminder for @item_id and @url, whether or not new headlines are announced and
+ * #LwnNotifier::open-reminder for that key and @url, whether or not new headlines are announced and
  * whether or not the item is still in the feed. A reminder's notification
  * is one of its own: the item's announcement, if still shown, stays.
  */

@@ -578,7 +578,7 @@ show_feed (LwnReader *self,
           lwn_headline_set_unread (headline, unread);
         }
       else
-        headline = lwn_headline_new (item, unread);
+        headline = lwn_headline_new (item, self->feed_url, unread);
       lwn_headline_set_reminder (headline, lwn_reminders_lookup (reminders, id) != NULL);
       g_ptr_array_add (headlines, headline);
       g_hash_table_insert (self->headline_by_id, (gpointer) id, headline);
@@ -1323,6 +1323,38 @@ lwn_reader_open (LwnReader *self,
 
   lwn_reader_mark_read (self, item_id);
   return g_strdup (url);
+}
+
+/**
+ * lwn_reader_mark_read_url:
+ * @self: a #LwnReader
+ * @url: the full-article address of an article that was opened
+ *
+ * Marks read each unread headline of the feed whose full-article address
+ * is @url exactly: the same page, read through another feed.
+ */
+void
+lwn_reader_mark_read_url (LwnReader *self,
+                          const char *url)
+{
+  g_autoptr (GPtrArray) read = NULL;
+  guint n;
+
+  g_return_if_fail (LWN_IS_READER (self));
+  g_return_if_fail (url != NULL);
+
+  read = g_ptr_array_new_with_free_func (g_free);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->headlines));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (self->headlines), i);
+
+      if (lwn_headline_get_unread (headline) && g_strcmp0 (lwn_headline_get_url (headline), url) == 0)
+        g_ptr_array_add (read, g_strdup (lwn_headline_get_id (headline)));
+    }
+  /* Marked once the walk is over: each mark tells the views, which may look at the list. */
+  for (guint i = 0; i < read->len; i++)
+    lwn_reader_mark_read (self, g_ptr_array_index (read, i));
 }
 
 /**

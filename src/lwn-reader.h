@@ -51,6 +51,8 @@ char          *lwn_reader_open                 (LwnReader  *self,
                                                 const char *item_id);
 void           lwn_reader_mark_read            (LwnReader  *self,
                                                 const char *item_id);
+void           lwn_reader_mark_read_url        (LwnReader  *self,
+                                                const char *url);
 gboolean       lwn_reader_has_item             (LwnReader  *self,
                                                 const char *item_id);
 void           lwn_reader_mark_all_read        (LwnReader  *self);

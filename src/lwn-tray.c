@@ -54,7 +54,7 @@ struct _LwnTray
   GtkMenu *menu;
 
   GtkWidget *message_item;    /* "Loading headlines…", or why there are none */
-  GHashTable *headline_items; /* item id → GtkCheckMenuItem, for the headlines shown */
+  GHashTable *headline_items; /* headline key → GtkCheckMenuItem, for the headlines shown */
   GHashTable *feed_items;     /* feed URL → its section's heading, with more than one feed */
   gboolean marking;           /* setting an unread mark, which GTK does by activating the item */
   GPtrArray *shown;           /* GtkMenuItem*, in menu order */
@@ -139,6 +139,7 @@ static void
 headline_activate_cb (GtkMenuItem *item,
                       LwnTray *self)
 {
+  const char *feed = g_object_get_data (G_OBJECT (item), "lwn-feed");
   const char *id = g_object_get_data (G_OBJECT (item), "lwn-item-id");
   gboolean unread = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (item), "lwn-unread"));
 
@@ -146,7 +147,7 @@ headline_activate_cb (GtkMenuItem *item,
     return;
   /* GTK toggled the mark on activation; only the reading model changes it. */
   show_unread_mark (self, item, unread);
-  g_action_group_activate_action (self->actions, "open-headline", g_variant_new_string (id));
+  g_action_group_activate_action (self->actions, "open-headline", g_variant_new ("(ss)", feed, id));
 }
 
 static void
@@ -206,7 +207,7 @@ action_state_changed_cb (GActionGroup *actions,
 
 static GtkWidget *
 new_headline_item (LwnTray *self,
-                   const char *id)
+                   LwnHeadline *headline)
 {
   GtkWidget *item = gtk_check_menu_item_new ();
 
@@ -214,7 +215,9 @@ new_headline_item (LwnTray *self,
   /* Use-underline stays on for every label, so that the escaping done by
    * literal_label() means the same to GTK and to dbusmenu hosts. */
   gtk_menu_item_set_use_underline (GTK_MENU_ITEM (item), TRUE);
-  g_object_set_data_full (G_OBJECT (item), "lwn-item-id", g_strdup (id), g_free);
+  /* A headline is its feed's: an id means something only within the feed that sent it. */
+  g_object_set_data_full (G_OBJECT (item), "lwn-feed", g_strdup (lwn_headline_get_feed (headline)), g_free);
+  g_object_set_data_full (G_OBJECT (item), "lwn-item-id", g_strdup (lwn_headline_get_id (headline)), g_free);
   g_signal_connect (item, "activate", G_CALLBACK (headline_activate_cb), self);
   gtk_widget_show (item);
   return g_object_ref_sink (item);
@@ -634,19 +637,16 @@ add_headline_items (LwnTray *self,
   for (guint i = 0; i < rows; i++)
     {
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
-      const char *id = lwn_headline_get_id (headline);
+      g_autofree char *key = lwn_headline_dup_key (headline);
       gboolean unread = lwn_headline_get_unread (headline);
       gboolean openable = lwn_headline_get_url (headline) != NULL;
-      GtkWidget *item = g_hash_table_lookup (self->headline_items, id);
+      GtkWidget *item = g_hash_table_lookup (self->headline_items, key);
       LwnFeedItem *feed_item = lwn_headline_get_item (headline);
 
-      /* An article two feeds carry is shown once, in the first. */
-      if (item != NULL && g_ptr_array_find (items, item, NULL))
-        continue;
       if (item == NULL)
         {
-          item = new_headline_item (self, id);
-          g_hash_table_insert (self->headline_items, g_strdup (id), item);
+          item = new_headline_item (self, headline);
+          g_hash_table_insert (self->headline_items, g_steal_pointer (&key), item);
         }
 
       /* Items never change: the label made for this one is still right. */
@@ -973,7 +973,7 @@ lwn_tray_set_host_present (LwnTray *self,
 /**
  * lwn_tray_new:
  * @actions: the application's actions, which the menu's commands activate:
- *   "open-headline" (an item id), "refresh", "mark-all-read", "open-site",
+ *   "open-headline" (a feed's address and an item id of that feed), "refresh", "mark-all-read", "open-site",
  *   "quit", and the boolean state of "autostart"
  * @feeds: the feeds the menu shows
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the

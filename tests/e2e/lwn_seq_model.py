@@ -471,11 +471,16 @@ class Model:
             batch.maybe = [item for item in batch.maybe if item.id not in ids]
         self.drop([self.items[item_id] for item_id in ids])
 
-    def mark_all_read(self):
-        self.open_singles.clear()
-        for feed in self.following():
+    def mark_all_read(self, feeds=None):
+        """Mark all as read: from the menu every feed; from the headlines window's button
+        the feeds it shows. Their notifications go; another feed's stay."""
+        feeds = self.following() if feeds is None else feeds
+        self.open_singles -= {item.id for batch in self.expected if batch.feed in feeds for item in batch.items}
+        if len(feeds) == len(self.following()):
+            self.open_singles.clear()
+        for feed in feeds:
             feed.forget_notifications()
-        for feed in self.following():
+        for feed in feeds:
             feed.mark_all_read()
 
     def open_item(self, item):

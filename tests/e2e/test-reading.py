@@ -414,7 +414,7 @@ def test_open_after_quit(s):
         e2e.wait_for(lambda: "Notify" in hung.methods, "a Notify call for the server to hold")
 
         assert activate_action(s, "quit") is None
-        activate_action(s, "open-headline", GLib.Variant("s", fresh[0]["link"]))
+        activate_action(s, "open-headline", GLib.Variant("(ss)", (s.server.url, fresh[0]["link"])))
         try:
             menu.click(BULLET + fresh[0]["title"])
         except (GLib.Error, AssertionError, e2e.Timeout):

@@ -13,6 +13,7 @@
 #include "lwn-feed-find.h"
 #include "lwn-feed-parser.h"
 #include "lwn-feed-set.h"
+#include "lwn-headline.h"
 #include "lwn-reader-private.h"
 #include "lwn-reader-settings.h"
 #include "lwn-scheduler-private.h"
@@ -219,13 +220,223 @@ test_three_feeds (SetFixture *fixture,
     g_autofree char *id = item_id (5003, 0);
     g_autofree char *url = NULL;
 
-    g_assert_true (lwn_feed_set_find_item (fixture->set, id) == readers[2]);
-    url = lwn_feed_set_open (fixture->set, id);
+    url = lwn_feed_set_open (fixture->set, slow, id);
     g_assert_cmpstr (url, ==, "https://lwn.net/Articles/5003/");
     g_assert_cmpuint (lwn_reader_get_n_unread (readers[2]), ==, 4);
     g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 1004);
-    g_assert_null (lwn_feed_set_open (fixture->set, "no such item"));
+    g_assert_null (lwn_feed_set_open (fixture->set, slow, "no such item"));
+    /* An id means something only in its own feed. */
+    g_assert_null (lwn_feed_set_open (fixture->set, big, id));
   }
+}
+
+/* A feed that sends the ids of LWN's first three items, with titles and links of its own; its first
+ * item links to LWN's very article. */
+static void
+serve_impostor (SetFixture *fixture,
+                const char *path)
+{
+  GString *feed = g_string_new ("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>Impostor</title>"
+                                "<link>https://lwn.example.net/</link>\n");
+  LwnTestRoute route = { .content_type = "application/rss+xml" };
+  g_autofree char *body = NULL;
+
+  for (guint number = 3; number >= 1; number--)
+    {
+      g_autofree char *id = item_id (number, 0);
+
+      if (number == 1)
+        g_string_append_printf (feed, "<item><title>The same article</title><link>https://lwn.net/Articles/1/</link>"
+                                      "<guid>%s</guid></item>\n",
+                                id);
+      else
+        g_string_append_printf (feed, "<item><title>Renew your subscription %u</title>"
+                                      "<link>https://lwn.example.net/renew/%u</link><guid>%s</guid></item>\n",
+                                number, number, id);
+    }
+  g_string_append (feed, "</channel></rss>\n");
+  body = g_string_free (feed, FALSE);
+  route.body = body;
+  lwn_test_server_add_route (fixture->server, path, &route);
+}
+
+static LwnHeadline *
+find_headline (LwnReader *reader,
+               const char *item_id)
+{
+  GListModel *headlines = lwn_reader_get_headlines (reader);
+
+  for (guint i = 0; i < g_list_model_get_n_items (headlines); i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+
+      if (g_str_equal (lwn_headline_get_id (headline), item_id))
+        return headline;
+    }
+  return NULL;
+}
+
+static void
+test_shared_ids (SetFixture *fixture,
+                 gconstpointer data)
+{
+  gboolean impostor_first = GPOINTER_TO_INT (data);
+  g_autofree char *lwn = lwn_test_server_dup_url (fixture->server, "/lwn");
+  g_autofree char *impostor = lwn_test_server_dup_url (fixture->server, "/impostor");
+  const LwnFeedSpec lwn_spec = { .url = lwn, .name = "LWN.net", .notify = TRUE };
+  const LwnFeedSpec impostor_spec = { .url = impostor, .name = "Impostor", .notify = TRUE };
+  LwnFeedSpec specs[2];
+  LwnReader *lwn_reader;
+  LwnReader *impostor_reader;
+  g_autofree char *id1 = item_id (1, 0);
+  g_autofree char *id2 = item_id (2, 0);
+  g_autofree char *id3 = item_id (3, 0);
+  g_autofree char *opened = NULL;
+
+  g_test_summary ("A feed that sends LWN's ids shows its items under its own name only, listed before LWN or "
+                  "after: LWN's headlines keep their titles and links, a click opens the feed's own item and "
+                  "reads it in that feed alone, but for an article both link to, which is read in both");
+
+  serve_items (fixture, "/lwn", 0, 3, 0);
+  serve_impostor (fixture, "/impostor");
+  specs[0] = impostor_first ? impostor_spec : lwn_spec;
+  specs[1] = impostor_first ? lwn_spec : impostor_spec;
+  make_set (fixture, lwn);
+  lwn_feed_set_set_feeds (fixture->set, specs, 2);
+  lwn_feed_set_start (fixture->set);
+  lwn_reader = lwn_feed_set_find_url (fixture->set, lwn);
+  impostor_reader = lwn_feed_set_find_url (fixture->set, impostor);
+  wait_for_reader (lwn_reader, "LWN's feed");
+  wait_for_reader (impostor_reader, "the other feed");
+
+  /* Each shows its own three items, with its own words. */
+  g_assert_cmpuint (g_list_model_get_n_items (lwn_reader_get_headlines (lwn_reader)), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (lwn_reader_get_headlines (impostor_reader)), ==, 3);
+  g_assert_cmpstr (lwn_headline_get_title (find_headline (lwn_reader, id2)), ==, "Headline 2");
+  g_assert_cmpstr (lwn_headline_get_url (find_headline (lwn_reader, id2)), ==, "https://lwn.net/Articles/2/");
+  g_assert_cmpstr (lwn_headline_get_title (find_headline (impostor_reader, id2)), ==, "Renew your subscription 2");
+  g_assert_cmpstr (lwn_headline_get_feed (find_headline (impostor_reader, id2)), ==, impostor);
+
+  /* LWN's item 3 opens LWN's article, and is read in LWN's feed only. */
+  opened = lwn_feed_set_open (fixture->set, lwn, id3);
+  g_assert_cmpstr (opened, ==, "https://lwn.net/Articles/3/");
+  g_assert_false (lwn_headline_get_unread (find_headline (lwn_reader, id3)));
+  g_assert_true (lwn_headline_get_unread (find_headline (impostor_reader, id3)));
+  g_clear_pointer (&opened, g_free);
+
+  /* The other feed's item 2 opens its own link and reads nothing of LWN's. */
+  opened = lwn_feed_set_open (fixture->set, impostor, id2);
+  g_assert_cmpstr (opened, ==, "https://lwn.example.net/renew/2");
+  g_assert_false (lwn_headline_get_unread (find_headline (impostor_reader, id2)));
+  g_assert_true (lwn_headline_get_unread (find_headline (lwn_reader, id2)));
+  g_clear_pointer (&opened, g_free);
+
+  /* An article both link to is read in both, whichever feed it was opened from. */
+  opened = lwn_feed_set_open (fixture->set, lwn, id1);
+  g_assert_cmpstr (opened, ==, "https://lwn.net/Articles/1/");
+  g_assert_false (lwn_headline_get_unread (find_headline (lwn_reader, id1)));
+  g_assert_false (lwn_headline_get_unread (find_headline (impostor_reader, id1)));
+  g_assert_cmpuint (lwn_reader_get_n_unread (lwn_reader), ==, 1);
+  g_assert_cmpuint (lwn_reader_get_n_unread (impostor_reader), ==, 1);
+}
+
+static void
+drained_cb (GObject *source,
+            GAsyncResult *result,
+            gpointer user_data)
+{
+  int *drained = user_data;
+  g_autoptr (GError) error = NULL;
+
+  *drained = lwn_feed_set_drain_finish (LWN_FEED_SET (source), result, &error) ? 1 : -1;
+  g_assert_no_error (error);
+}
+
+static gboolean
+path_exists (const char *path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static void
+test_removed_forgotten (SetFixture *fixture,
+                        gconstpointer data)
+{
+  g_autofree char *lwn = lwn_test_server_dup_url (fixture->server, "/lwn");
+  g_autofree char *beta = lwn_test_server_dup_url (fixture->server, "/beta");
+  const LwnFeedSpec both[] = {
+    { .url = lwn, .name = "LWN.net", .notify = TRUE },
+    { .url = beta, .name = "Beta", .notify = TRUE },
+  };
+  g_autofree char *beta_state = NULL;
+  g_autofree char *id = item_id (5, 0);
+  g_autoptr (GDir) cache = NULL;
+  LwnReader *beta_reader;
+  int drained = 0;
+  gint64 deadline;
+
+  g_test_summary ("A feed removed and added back within the undo time finds what was read of it; once that time "
+                  "has passed its state and saved copy go; and quitting waits for a removed feed's last save "
+                  "before its files go with the undo");
+
+  serve_items (fixture, "/lwn", 0, 3, 0);
+  serve_items (fixture, "/beta", 0, 5, 0);
+  make_set (fixture, lwn);
+  lwn_feed_set_set_forget (fixture->set, 1);
+  lwn_feed_set_set_feeds (fixture->set, both, 2);
+  lwn_feed_set_start (fixture->set);
+  beta_reader = lwn_feed_set_find_url (fixture->set, beta);
+  wait_for_reader (beta_reader, "the second feed");
+  wait_for_reader (lwn_feed_set_find_url (fixture->set, lwn), "LWN's feed");
+  beta_state = lwn_feed_set_dup_state_dir (fixture->set, beta);
+
+  /* Removed and added back at once: the read mark is there. */
+  lwn_reader_mark_read (beta_reader, id);
+  lwn_feed_set_set_feeds (fixture->set, both, 1);
+  lwn_feed_set_set_feeds (fixture->set, both, 2);
+  beta_reader = lwn_feed_set_find_url (fixture->set, beta);
+  wait_for_reader (beta_reader, "the second feed, back");
+  g_assert_cmpuint (lwn_reader_get_n_unread (beta_reader), ==, 4);
+
+  /* Removed for good: its folder and its saved copy go once the undo time has passed. */
+  lwn_feed_set_set_feeds (fixture->set, both, 1);
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (path_exists (beta_state))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
+  cache = g_dir_open (fixture->cache_dir, 0, NULL);
+  g_assert_nonnull (cache);
+  {
+    guint n_files = 0;
+
+    while (g_dir_read_name (cache) != NULL)
+      n_files++;
+    /* LWN's saved copy alone. */
+    g_assert_cmpuint (n_files, ==, 1);
+  }
+
+  /* Added again, read, removed, and the program quits at once: the drain waits for the last save, and
+   * the files then go with the undo. */
+  lwn_feed_set_set_feeds (fixture->set, both, 2);
+  beta_reader = lwn_feed_set_find_url (fixture->set, beta);
+  wait_for_reader (beta_reader, "the second feed, added again");
+  g_assert_cmpuint (lwn_reader_get_n_unread (beta_reader), ==, 5);
+  lwn_reader_mark_read (beta_reader, id);
+  lwn_feed_set_set_forget (fixture->set, 3600);
+  lwn_feed_set_set_feeds (fixture->set, both, 1);
+  lwn_feed_set_shutdown (fixture->set);
+  lwn_feed_set_drain_async (fixture->set, 30000, NULL, drained_cb, &drained);
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (drained == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpint (drained, ==, 1);
+  g_assert_false (path_exists (beta_state));
 }
 
 static void
@@ -742,6 +953,12 @@ main (int argc,
   g_test_add ("/feed-set/add-move-remove", SetFixture, NULL, set_fixture_set_up, test_add_move_remove,
               set_fixture_tear_down);
   g_test_add ("/feed-set/feed-removed", SetFixture, NULL, set_fixture_set_up, test_feed_removed, set_fixture_tear_down);
+  g_test_add ("/feed-set/shared-ids/impostor-after", SetFixture, GINT_TO_POINTER (FALSE), set_fixture_set_up,
+              test_shared_ids, set_fixture_tear_down);
+  g_test_add ("/feed-set/shared-ids/impostor-first", SetFixture, GINT_TO_POINTER (TRUE), set_fixture_set_up,
+              test_shared_ids, set_fixture_tear_down);
+  g_test_add ("/feed-set/removed-forgotten", SetFixture, NULL, set_fixture_set_up, test_removed_forgotten,
+              set_fixture_tear_down);
   g_test_add ("/feed-set/added-in-turn", SetFixture, NULL, set_fixture_set_up, test_added_in_turn,
               set_fixture_tear_down);
   g_test_add ("/feed-set/gone-while-loading", SetFixture, NULL, set_fixture_set_up, test_gone_while_loading,

@@ -10,6 +10,24 @@
 
 #define N_HEADLINES 5
 
+static void
+append_headlines (GListStore *store,
+                  const char *feed,
+                  const char *prefix,
+                  guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%s-%u", prefix, i);
+      g_autofree char *title = g_strdup_printf ("Headline %s number %u of %s", prefix, i, feed);
+      g_autofree char *url = g_strdup_printf ("%s/%s%u/", feed, prefix, i);
+      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, title, url, url, "Author", "<p>Summary</p>", NULL, FALSE);
+      g_autoptr (LwnHeadline) headline = lwn_headline_new (item, feed, TRUE);
+
+      g_list_store_append (store, headline);
+    }
+}
+
 static GListStore *
 make_headlines (const char *prefix,
                 guint n)
@@ -24,7 +42,7 @@ make_headlines (const char *prefix,
       g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, title, url, url, "Author", "<p>Summary</p>", NULL, FALSE);
       g_autoptr (LwnHeadline) headline = NULL;
 
-      headline = lwn_headline_new (item, TRUE);
+      headline = lwn_headline_new (item, "https://lwn.net/headlines/rss", TRUE);
       g_list_store_append (store, headline);
     }
   return store;
@@ -36,16 +54,16 @@ static guint
 count_rows (LwnHeadlineList *list)
 {
   g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (list));
-  g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) positions = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   for (GList *l = children; l != NULL; l = l->next)
     {
       LwnHeadlineRow *row = LWN_HEADLINE_ROW (l->data);
-      const char *id = lwn_headline_get_id (lwn_headline_row_get_headline (row));
+      char *key = lwn_headline_dup_key (lwn_headline_row_get_headline (row));
 
-      g_assert_false (g_hash_table_contains (ids, id));
-      g_hash_table_add (ids, (gpointer) id);
+      g_assert_false (g_hash_table_contains (keys, key));
+      g_hash_table_add (keys, key);
       g_assert_false (g_hash_table_contains (positions, GUINT_TO_POINTER (lwn_headline_row_get_position (row))));
       g_hash_table_add (positions, GUINT_TO_POINTER (lwn_headline_row_get_position (row)));
     }
@@ -171,6 +189,83 @@ test_items_changed (void)
     g_assert_true (g_str_has_prefix (lwn_headline_get_id (lwn_headline_row_get_headline (l->data)), "c-"));
 
   gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* Rows are made a few at a time, as the window lays them out: how many
+ * there are once @expected are there, or once five seconds have passed. */
+static guint
+count_rows_settled (LwnHeadlineList *list,
+                    guint expected)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (count_rows (list) != expected && g_get_monotonic_time () < deadline)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (10000);
+    }
+  /* A row too many would come in the layouts after. */
+  for (guint i = 0; i < 10; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (10000);
+    }
+  return count_rows (list);
+}
+
+/* "All feeds" where two feeds send the same ids: each feed's headline keeps a
+ * row of its own, and however the model changes there is one row per
+ * headline, never one left over. */
+static void
+test_shared_ids (void)
+{
+  g_autoptr (GListStore) all = g_list_store_new (LWN_TYPE_HEADLINE);
+  g_autoptr (GListStore) again = g_list_store_new (LWN_TYPE_HEADLINE);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  g_autoptr (LwnHeadline) moved = NULL;
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *scrolled;
+
+  g_test_summary ("With two feeds that send the same ids, the list keeps one row per headline of each feed "
+                  "through several model changes: as many rows as headlines, never an orphan");
+
+  /* On a screen tall enough for every row, the list makes them all. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 1600);
+  scrolled = gtk_scrolled_window_new (NULL, NULL);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show_all (window);
+  append_headlines (all, "https://lwn.net/headlines/rss", "a", 4);
+  append_headlines (all, "https://look-alike.example/feed", "a", 4);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (all));
+  g_assert_cmpuint (count_rows_settled (list, 8), ==, 8);
+
+  /* The second feed's first headline moves to the top, as a newer date would put it. */
+  moved = g_list_model_get_item (G_LIST_MODEL (all), 4);
+  g_list_store_remove (all, 4);
+  g_list_store_insert (all, 0, moved);
+  g_assert_cmpuint (count_rows_settled (list, 8), ==, 8);
+
+  /* A refresh of each feed: new headline objects, the same feeds and ids. */
+  append_headlines (again, "https://look-alike.example/feed", "a", 4);
+  append_headlines (again, "https://lwn.net/headlines/rss", "a", 4);
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < 8; i++)
+        g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (round % 2 == 0 ? again : all), i));
+      g_list_store_splice (all, 0, g_list_model_get_n_items (G_LIST_MODEL (all)), items->pdata, items->len);
+      g_assert_cmpuint (count_rows_settled (list, 8), ==, 8);
+    }
+
+  /* One feed goes: its rows go with it, the other's stay. */
+  g_list_store_splice (all, 0, 4, NULL, 0);
+  g_assert_cmpuint (count_rows_settled (list, 4), ==, 4);
+
+  gtk_widget_destroy (window);
 }
 
 /* The rows that show match the search, and only they show. */
@@ -332,6 +427,7 @@ main (int argc,
   g_test_add_func ("/headline-list/model/cleared-then-other", test_model_cleared_then_other);
   g_test_add_func ("/headline-list/model/replaced", test_model_replaced);
   g_test_add_func ("/headline-list/model/items-changed", test_items_changed);
+  g_test_add_func ("/headline-list/model/shared-ids", test_shared_ids);
   g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
   g_test_add_func ("/headline-list/search/text-made-by-a-worker", test_search_text_made_by_a_worker);

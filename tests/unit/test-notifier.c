@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lwn-headline.h"
 #include "lwn-notifier-private.h"
 
 #define NOTIFICATIONS_NAME "org.freedesktop.Notifications"
@@ -441,13 +442,47 @@ announce_feed (Fixture *fixture,
   lwn_notifier_announce (fixture->notifier, items, MAX_SINGLE, feed, site_name, SITE_URL);
 }
 
+/* The id a headline key names; the notifier speaks of headlines by key, its feed and id together. */
+static char *
+id_of_key (const char *key)
+{
+  char *id = NULL;
+
+  if (!lwn_headline_key_split (key, NULL, &id))
+    g_error ("%s is not a headline's key", key);
+  return id;
+}
+
+/* Withdraws a headline that announce() announced: given no feed, the notifier knows its headlines
+ * by the site's name. */
+static void
+withdraw_id (Fixture *fixture,
+             const char *id)
+{
+  g_autofree char *key = lwn_headline_key_new (SITE_NAME, id);
+
+  lwn_notifier_withdraw (fixture->notifier, key);
+}
+
+/* Withdraws headline @number of @feed, as the application does once it is read there. */
+static void
+withdraw_in (Fixture *fixture,
+             const char *feed,
+             guint number)
+{
+  g_autofree char *id = item_url (number);
+  g_autofree char *key = lwn_headline_key_new (feed, id);
+
+  lwn_notifier_withdraw (fixture->notifier, key);
+}
+
 static void
 withdraw (Fixture *fixture,
           guint number)
 {
   g_autofree char *id = item_url (number);
 
-  lwn_notifier_withdraw (fixture->notifier, id);
+  withdraw_id (fixture, id);
 }
 
 /* The count a grouped notification's summary gives, 0 for any other. */
@@ -488,7 +523,7 @@ open_cb (LwnNotifier *notifier,
          const char *activation_token,
          Fixture *fixture)
 {
-  g_ptr_array_add (fixture->opened, g_strdup (item_id));
+  g_ptr_array_add (fixture->opened, id_of_key (item_id));
   g_ptr_array_add (fixture->tokens, g_strdup (activation_token != NULL ? activation_token : ""));
 }
 
@@ -508,7 +543,7 @@ shown_cb (LwnNotifier *notifier,
           Fixture *fixture)
 {
   for (guint i = 0; item_ids[i] != NULL; i++)
-    g_ptr_array_add (fixture->shown, g_strdup (item_ids[i]));
+    g_ptr_array_add (fixture->shown, id_of_key (item_ids[i]));
 }
 
 static void
@@ -865,9 +900,9 @@ test_item_ids_apart (Fixture *fixture,
   g_assert_cmpuint (fixture->n_show_all, ==, 1);
 
   /* Reading the look-alikes closes theirs, not the group or the message. */
-  lwn_notifier_withdraw (fixture->notifier, "lwn-tray:group");
+  withdraw_id (fixture, "lwn-tray:group");
   wait_calls (mock, "CloseNotification", 1);
-  lwn_notifier_withdraw (fixture->notifier, "lwn-tray:message");
+  withdraw_id (fixture, "lwn-tray:message");
   wait_calls (mock, "CloseNotification", 2);
   settle (fixture, mock);
   g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 2);
@@ -972,7 +1007,8 @@ test_group_per_feed (Fixture *fixture,
 
   g_test_summary ("Each feed has a grouped notification of its own, also beside a feed of the same name, "
                   "counted and withdrawn on its own, and updated in place while it is shown; an article two "
-                  "feeds carry leaves both groups once read");
+                  "feeds carry leaves each group once read in it, and a headline of one feed never leaves "
+                  "another's group, whatever id they share");
 
   mock = start_server (fixture);
 
@@ -1000,7 +1036,9 @@ test_group_per_feed (Fixture *fixture,
   g_assert_cmpstr (notify.summary, ==, "7 new headlines from LWN.net");
 
   /* A second feed of the same name, carrying one of LWN's articles: a
-   * group of its own; reading that article takes it out of both. */
+   * group of its own. Read in LWN's feed, the article leaves LWN's group
+   * only; the application reads it in the other feed too (the same article
+   * address), which takes it out of that group as well. */
   {
     g_autoptr (GPtrArray) features = make_items (20, 4);
 
@@ -1013,11 +1051,18 @@ test_group_per_feed (Fixture *fixture,
     g_assert_cmpuint (notify.replaces_id, ==, 0);
     g_assert_cmpstr (notify.summary, ==, "4 new headlines from LWN.net");
     g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 7 + 4 + 4);
-    withdraw (fixture, 20);
+    withdraw_in (fixture, "https://lwn.net/headlines/rss", 20);
+    settle (fixture, mock);
+    g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 6 + 4 + 4);
+    withdraw_in (fixture, "https://lwn.net/headlines/Features", 20);
+    settle (fixture, mock);
+    g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 6 + 4 + 3);
+    /* An id of Debian's feed is nothing in LWN's. */
+    withdraw_in (fixture, "https://www.debian.org/News/news", 19);
     settle (fixture, mock);
     g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 6 + 4 + 3);
     for (guint number = 17; number <= 19; number++)
-      withdraw (fixture, number);
+      withdraw_in (fixture, "https://lwn.net/headlines/Features", number);
     wait_calls (mock, "CloseNotification", 1);
     settle (fixture, mock);
     assert_closed (mock, 0, 3);
@@ -1025,12 +1070,13 @@ test_group_per_feed (Fixture *fixture,
 
   /* Debian's read one by one: its group closes, LWN's stays. */
   for (guint number = 37; number <= 40; number++)
-    withdraw (fixture, number);
+    withdraw_in (fixture, "https://www.debian.org/News/news", number);
   wait_calls (mock, "CloseNotification", 2);
   settle (fixture, mock);
   g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 2);
   assert_closed (mock, 1, 2);
-  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1 + 3);
+  /* LWN's group still counts its six: what was read in the Features feed was that feed's. */
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 1 + 6);
 
   /* Mark all as read: every group goes. */
   lwn_notifier_withdraw_all (fixture->notifier);
@@ -1147,7 +1193,8 @@ test_withdraw_feed_shown (Fixture *fixture,
   g_autofree char *reminded = item_url (1);
 
   g_test_summary ("A feed no longer followed takes its shown notifications with it, its headlines' own and its "
-                  "group; another feed's stay, and so do a headline another feed announced too and a reminder");
+                  "group; another feed's stay, its own notification of an id both feeds sent too, and a "
+                  "reminder");
 
   mock = start_server (fixture);
   announce_feed (fixture, 1, 1, FEED_A, "A");
@@ -1164,24 +1211,26 @@ test_withdraw_feed_shown (Fixture *fixture,
   lwn_notifier_remind (fixture->notifier, reminded, "Article 1", reminded);
   wait_calls (mock, "Notify", 6);
   settle (fixture, mock);
-  /* Ids: 1 and 2 for the single headlines, 3 for the one both carry, 4 A's group, 5 the reminder. */
-  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3 + 1 + 5 + 1);
+  /* Ids: 1 and 2 for the single headlines, 3 and 4 for the id each feed sent (a notification each: an id
+   * is its feed's), 5 A's group, 6 the reminder. */
+  g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 4 + 1 + 5 + 1);
 
   lwn_notifier_withdraw_feed (fixture->notifier, FEED_A);
-  wait_calls (mock, "CloseNotification", 2);
+  wait_calls (mock, "CloseNotification", 3);
   settle (fixture, mock);
   closed = closed_ids (mock);
-  g_assert_cmpuint (closed->len, ==, 2);
+  g_assert_cmpuint (closed->len, ==, 3);
   g_assert_cmpuint (g_array_index (closed, guint32, 0), ==, 1);
-  g_assert_cmpuint (g_array_index (closed, guint32, 1), ==, 4);
+  g_assert_cmpuint (g_array_index (closed, guint32, 1), ==, 3);
+  g_assert_cmpuint (g_array_index (closed, guint32, 2), ==, 5);
   g_assert_cmpuint (lwn_notifier_count_kept (fixture->notifier), ==, 3);
 
   lwn_notifier_withdraw_feed (fixture->notifier, FEED_B);
-  wait_calls (mock, "CloseNotification", 4);
+  wait_calls (mock, "CloseNotification", 5);
   settle (fixture, mock);
   g_clear_pointer (&closed, g_array_unref);
   closed = closed_ids (mock);
-  g_assert_cmpuint (closed->len, ==, 4);
+  g_assert_cmpuint (closed->len, ==, 5);
   for (guint i = 0; i < closed->len; i++)
     g_assert_cmpuint (g_array_index (closed, guint32, i), ==, i + 1);
   /* The reminder. */
@@ -1469,6 +1518,7 @@ test_reminder (Fixture *fixture,
   g_autoptr (GPtrArray) notifies = NULL;
   g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *id = item_url (7);
+  g_autofree char *key = lwn_headline_key_new (SITE_NAME, id);
   Notify notify;
 
   g_test_summary ("A due reminder is a notification of its own, \"Now free to read: <title>\" in plain text, "
@@ -1480,7 +1530,7 @@ test_reminder (Fixture *fixture,
 
   announce (fixture, 7, 1);
   wait_calls (mock, "Notify", 1);
-  lwn_notifier_remind (fixture->notifier, id, "A <b>pair</b> of\a workqueue improvements", id);
+  lwn_notifier_remind (fixture->notifier, key, "A <b>pair</b> of\a workqueue improvements", id);
   wait_calls (mock, "Notify", 2);
   settle (fixture, mock);
 
@@ -1503,7 +1553,7 @@ test_reminder (Fixture *fixture,
   g_assert_cmpuint (urls->len, ==, 1);
   g_assert_cmpuint (fixture->n_show_all, ==, 0);
 
-  lwn_notifier_withdraw (fixture->notifier, id);
+  lwn_notifier_withdraw (fixture->notifier, key);
   wait_calls (mock, "CloseNotification", 2);
   settle (fixture, mock);
   g_assert_cmpuint (mock_server_count (mock, "CloseNotification"), ==, 2);
