@@ -908,6 +908,49 @@ def allow_refused_registration_leak(s):
     )
 
 
+def test_impostor_ids(s):
+    """A second feed that sends the ids of LWN's headlines, with its own titles and links
+    to a look-alike site, listed after LWN's feed and then before it: each feed's section
+    shows its own headlines, a click on LWN's opens LWN's article and one on the other
+    feed's opens that feed's link, each read in its own feed only."""
+    lwn = [e2e.headline(959001, "Kernel news one"), e2e.headline(959002, "Kernel news two")]
+    impostor = [
+        dict(item, title="Renew your subscription %d" % number, link="https://lwn.example.net/renew/%d" % number)
+        for number, item in enumerate(lwn, 1)
+    ]
+    s.server.set_items(lwn)
+    other = e2e.FeedServer()
+    read = set()
+
+    def shows(entries):
+        labels = [entry["label"] for entry in entries]
+        return all(
+            labels.count(("" if item["title"] in read else e2e.BULLET) + item["title"]) == 1 for item in lwn + impostor
+        )
+
+    try:
+        other.set_body(e2e.rss1(impostor, "Look-alike"))
+        # LWN's feed first, and one headline of each feed clicked; then the other feed
+        # first, and the two others clicked.
+        for first, clicked in (("LWN's feed", (lwn[0], impostor[1])), ("the other feed", (lwn[1], impostor[0]))):
+            if first == "LWN's feed":
+                applet = s.start("--feed-url", other.url)
+            else:
+                applet = s.start("--feed-url", s.server.url, feed_url=other.url)
+            menu = applet.menu()
+            menu.wait(shows, "each feed's own headlines, %s first" % first)
+            opened = len(s.recorder.urls())
+            for item in clicked:
+                menu.click(e2e.BULLET + item["title"])
+                read.add(item["title"])
+            urls = s.recorder.wait_count(opened + len(clicked))[opened:]
+            assert sorted(urls) == sorted(item["link"] for item in clicked), urls
+            menu.wait(shows, "each click read in its own feed, %s first" % first)
+            stop_ok(applet)
+    finally:
+        other.close()
+
+
 def test_watcher_refuses_first(s):
     """A tray host that refuses the first registration still gets the icon: the applet
     creates its indicator anew when a present host has not taken it."""
@@ -1224,6 +1267,7 @@ TESTS = [
     ("a hanging NetworkManager does not hold the menu", test_network_monitor_hangs),
     ("no tray: one notice with its action, withdrawn when a tray comes, once per installation", test_no_watcher),
     ("a tray that restarts within the grace period is not missing; KDE's advice", test_no_watcher_grace),
+    ("a second feed with LWN's ids shows, opens and reads its own items only", test_impostor_ids),
     ("a watcher that refuses the first registration gets the item later", test_watcher_refuses_first),
     ("a host that leaves after registering is not taken for one that refused", test_host_gone_after_registering),
     ("settings apply live: the feeds, refresh-interval, max-items", test_settings_live),
