@@ -181,6 +181,19 @@ show_headlines_activated (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (self->headlines_window));
 }
 
+/* The Feeds submenu of the tray's menu: the window, on one feed. */
+static void
+show_feed_activated (GSimpleAction *action,
+                     GVariant *parameter,
+                     gpointer user_data)
+{
+  LwnApplication *self = user_data;
+
+  show_headlines_activated (action, NULL, self);
+  if (self->headlines_window != NULL)
+    lwn_headlines_window_show_feed (self->headlines_window, g_variant_get_string (parameter, NULL));
+}
+
 static void
 about_activated (GSimpleAction *action,
                  GVariant *parameter,
@@ -282,6 +295,7 @@ add_actions (LwnApplication *self)
   const GActionEntry entries[] = {
     { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "(ss)" },
     { .name = "show-headlines", .activate = show_headlines_activated },
+    { .name = "show-feed", .activate = show_feed_activated, .parameter_type = "s" },
     { .name = "about", .activate = about_activated },
     { .name = "preferences", .activate = preferences_activated },
     { .name = "refresh", .activate = refresh_activated },

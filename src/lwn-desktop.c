@@ -74,9 +74,9 @@ lwn_desktop_get_menu_metrics (LwnDesktop desktop,
   g_return_if_fail (metrics != NULL);
 
   if (desktop == LWN_DESKTOP_GNOME)
-    *metrics = (LwnMenuMetrics){ GNOME_ROW, GNOME_SEPARATOR, GNOME_RESERVE };
+    *metrics = (LwnMenuMetrics){ GNOME_ROW, GNOME_SEPARATOR, GNOME_RESERVE, TRUE };
   else
-    *metrics = (LwnMenuMetrics){ OTHER_ROW, OTHER_SEPARATOR, OTHER_RESERVE };
+    *metrics = (LwnMenuMetrics){ OTHER_ROW, OTHER_SEPARATOR, OTHER_RESERVE, FALSE };
 }
 
 /**

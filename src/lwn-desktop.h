@@ -19,6 +19,9 @@ typedef struct
   int row;       /* a menu item */
   int separator; /* a separator item */
   int reserve;   /* the panel, the menu's frame and a margin */
+  /* A submenu opens inside the menu, in the room the menu leaves (GNOME
+   * Shell), not beside it. */
+  gboolean inline_submenus;
 } LwnMenuMetrics;
 
 /* clang-format off */

@@ -928,3 +928,26 @@ lwn_headlines_window_set_in_tray (LwnHeadlinesWindow *self,
   if (in_tray)
     gtk_widget_hide (GTK_WIDGET (self->background_bar));
 }
+
+/**
+ * lwn_headlines_window_show_feed:
+ * @feed_url: the address of one of the feeds followed
+ *
+ * Shows that feed's headlines, as choosing it in the window does; an address
+ * no longer followed changes nothing.
+ */
+void
+lwn_headlines_window_show_feed (LwnHeadlinesWindow *self,
+                                const char *feed_url)
+{
+  LwnReader *reader;
+
+  g_return_if_fail (LWN_IS_HEADLINES_WINDOW (self));
+  g_return_if_fail (feed_url != NULL);
+
+  reader = lwn_feed_set_find_url (self->feeds, feed_url);
+  if (reader == NULL || (reader == self->reader && self->all == NULL))
+    return;
+  show_reader (self, reader);
+  show_feeds (self);
+}

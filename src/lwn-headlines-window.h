@@ -17,6 +17,8 @@ LwnHeadlinesWindow *lwn_headlines_window_new (GtkApplication *application,
                                               GSettings      *settings);
 void                lwn_headlines_window_set_in_tray (LwnHeadlinesWindow *self,
                                                       gboolean            in_tray);
+void                lwn_headlines_window_show_feed   (LwnHeadlinesWindow *self,
+                                                      const char         *feed_url);
 /* clang-format on */
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include "lwn-desktop.h"
 #include "lwn-indicator.h"
+#include "lwn-newest-headlines.h"
 #include "lwn-str-hash.h"
 #include "lwn-text.h"
 #include "lwn-tray.h"
@@ -22,6 +23,17 @@
 /* Below the headlines: the status line and seven commands, in two groups. */
 #define N_COMMAND_ROWS 8
 #define N_COMMAND_SEPARATORS 2
+
+/* Up to this many feeds, each has a section of its own; past it, the newest
+ * headlines of all share one list. */
+#define LWN_TRAY_MAX_SECTIONS 3
+/* Characters of a feed's name before a headline among those of many feeds. */
+#define FEED_NAME_CHARS 20
+/* With many feeds: the headlines the menu keeps when the screen is short,
+ * and the rows it leaves, where it can, for the Feeds submenu to open into
+ * when the host opens it inside the menu. */
+#define MIN_NEWEST_ROWS 8
+#define INLINE_SUBMENU_ROWS 4
 
 /* Names the tasks this file starts; its address is what matters. */
 static char made_connection_source_tag;
@@ -55,9 +67,13 @@ struct _LwnTray
 
   GtkWidget *message_item;    /* "Loading headlines…", or why there are none */
   GHashTable *headline_items; /* headline key → GtkCheckMenuItem, for the headlines shown */
-  GHashTable *feed_items;     /* feed URL → its section's heading, with more than one feed */
-  gboolean marking;           /* setting an unread mark, which GTK does by activating the item */
-  GPtrArray *shown;           /* GtkMenuItem*, in menu order */
+  GHashTable *feed_items;     /* feed URL → its section's heading, with two or three feeds */
+  GtkWidget *feeds_item;      /* "Feeds", with more: a submenu of them */
+  GtkMenu *feeds_menu;
+  GHashTable *feed_entries;      /* feed URL → its item in the Feeds submenu */
+  GPtrArray *feed_entries_shown; /* GtkMenuItem*, in submenu order */
+  gboolean marking;              /* setting an unread mark, which GTK does by activating the item */
+  GPtrArray *shown;              /* GtkMenuItem*, in menu order */
   GtkWidget *status_item;
   GtkWidget *refresh_item;
   GtkWidget *mark_read_item;
@@ -250,7 +266,11 @@ build_menu (LwnTray *self)
   gtk_widget_set_sensitive (self->message_item, FALSE);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->message_item);
 
-  /* Headlines go here, between the message and the separator. */
+  /* Headlines go here, between the message and the Feeds submenu. */
+  self->feeds_item = gtk_menu_item_new_with_mnemonic (_ ("All _Feeds"));
+  self->feeds_menu = GTK_MENU (gtk_menu_new ());
+  gtk_menu_item_set_submenu (GTK_MENU_ITEM (self->feeds_item), GTK_WIDGET (self->feeds_menu));
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->feeds_item);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
 
   self->status_item = gtk_menu_item_new_with_label ("");
@@ -272,6 +292,7 @@ build_menu (LwnTray *self)
   append_command (self, _ ("_Quit"), "quit");
   gtk_widget_show_all (GTK_WIDGET (self->menu));
   gtk_widget_hide (self->status_item);
+  gtk_widget_hide (self->feeds_item);
 }
 
 /* libayatana-appindicator 0.5.92 (Debian 12) can lose a race at start-up,
@@ -495,6 +516,19 @@ place_headline_items (LwnTray *self,
 static void drop_feed_headings (LwnTray *self,
                                 GPtrArray *items);
 
+/* The Feeds submenu shows with many feeds only; without, it holds nothing. */
+static void
+show_feeds_item (LwnTray *self,
+                 gboolean shown)
+{
+  item_set_visible (self->feeds_item, shown);
+  if (!shown)
+    {
+      g_hash_table_remove_all (self->feed_entries);
+      g_ptr_array_set_size (self->feed_entries_shown, 0);
+    }
+}
+
 static void
 show_message (LwnTray *self,
               const char *message)
@@ -504,6 +538,7 @@ show_message (LwnTray *self,
 
   drop_feed_headings (self, none);
   place_headline_items (self, none);
+  show_feeds_item (self, FALSE);
   item_set_label (self->message_item, label);
   item_set_visible (self->message_item, TRUE);
   item_set_visible (self->mark_read_item, FALSE);
@@ -569,6 +604,30 @@ share_rows (guint *rows,
     }
 }
 
+/* A feed's label: its name, and its unread count or what it lacks. */
+static char *
+dup_feed_text (LwnReader *reader,
+               gboolean with_unread)
+{
+  g_autofree char *name = lwn_reader_dup_name (reader);
+  LwnReaderState state = lwn_reader_get_state (reader);
+  guint n_unread = lwn_reader_get_n_unread (reader);
+
+  if (state == LWN_READER_STATE_FAILED)
+    /* Translators: a feed's heading in the menu when it could not be loaded; %s is its name. */
+    return g_strdup_printf (_ ("%s — could not load"), name);
+  if (state == LWN_READER_STATE_LOADING)
+    /* Translators: a feed's heading in the menu before its first headlines; %s is its name. */
+    return g_strdup_printf (_ ("%s — loading…"), name);
+  if (g_list_model_get_n_items (lwn_reader_get_headlines (reader)) == 0)
+    /* Translators: a feed's heading in the menu when it has no headlines; %s is its name. */
+    return g_strdup_printf (_ ("%s — no headlines"), name);
+  if (with_unread && n_unread > 0)
+    /* Translators: a feed in the menu's list of feeds; %s is its name, %u how many of its headlines are unread. */
+    return g_strdup_printf (ngettext ("%s — %u unread", "%s — %u unread", n_unread), name, n_unread);
+  return g_steal_pointer (&name);
+}
+
 /* The heading of a feed's section: its name, and what it lacks. */
 static GtkWidget *
 feed_heading (LwnTray *self,
@@ -576,10 +635,8 @@ feed_heading (LwnTray *self,
 {
   const char *url = lwn_reader_get_feed_url (reader);
   GtkWidget *item = g_hash_table_lookup (self->feed_items, url);
-  g_autofree char *name = lwn_reader_dup_name (reader);
-  g_autofree char *text = NULL;
-  g_autofree char *label = NULL;
-  LwnReaderState state = lwn_reader_get_state (reader);
+  g_autofree char *text = dup_feed_text (reader, FALSE);
+  g_autofree char *label = literal_label ("", text, LWN_TRAY_LABEL_CHARS);
 
   if (item == NULL)
     {
@@ -589,19 +646,6 @@ feed_heading (LwnTray *self,
       gtk_widget_show (item);
       g_hash_table_insert (self->feed_items, g_strdup (url), g_object_ref_sink (item));
     }
-
-  if (state == LWN_READER_STATE_FAILED)
-    /* Translators: a feed's heading in the menu when it could not be loaded; %s is its name. */
-    text = g_strdup_printf (_ ("%s — could not load"), name);
-  else if (state == LWN_READER_STATE_LOADING)
-    /* Translators: a feed's heading in the menu before its first headlines; %s is its name. */
-    text = g_strdup_printf (_ ("%s — loading…"), name);
-  else if (g_list_model_get_n_items (lwn_reader_get_headlines (reader)) == 0)
-    /* Translators: a feed's heading in the menu when it has no headlines; %s is its name. */
-    text = g_strdup_printf (_ ("%s — no headlines"), name);
-  else
-    text = g_steal_pointer (&name);
-  label = literal_label ("", text, LWN_TRAY_LABEL_CHARS);
   item_set_label (item, label);
   return item;
 }
@@ -623,6 +667,63 @@ drop_feed_headings (LwnTray *self,
       }
 }
 
+/* The menu item of @headline, made or found, labelled with its title, after
+ * @feed_name when headlines of several feeds share the list. */
+static GtkWidget *
+headline_item (LwnTray *self,
+               LwnHeadline *headline,
+               const char *feed_name)
+{
+  g_autofree char *key = lwn_headline_dup_key (headline);
+  GtkWidget *item = g_hash_table_lookup (self->headline_items, key);
+  LwnFeedItem *feed_item = lwn_headline_get_item (headline);
+  gboolean named = feed_name != NULL;
+
+  if (item == NULL)
+    {
+      item = new_headline_item (self, headline);
+      g_hash_table_insert (self->headline_items, g_steal_pointer (&key), item);
+    }
+
+  /* Items never change: the label made for this one is still right, unless
+   * its feed's name came or went. */
+  if (g_object_get_data (G_OBJECT (item), "lwn-feed-item") != feed_item || named
+      || GPOINTER_TO_INT (g_object_get_data (G_OBJECT (item), "lwn-named")) != named)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *label = NULL;
+
+      if (named)
+        /* Translators: a headline in the menu among those of many feeds: the feed's short name, then the title. */
+        text = g_strdup_printf (_ ("%s: %s"), feed_name, lwn_headline_get_title (headline));
+      label = literal_label ("", text != NULL ? text : lwn_headline_get_title (headline), LWN_TRAY_LABEL_CHARS);
+      item_set_label (item, label);
+      g_object_set_data (G_OBJECT (item), "lwn-named", GINT_TO_POINTER (named));
+      g_object_set_data_full (G_OBJECT (item), "lwn-feed-item", lwn_feed_item_ref (feed_item),
+                              (GDestroyNotify) lwn_feed_item_unref);
+    }
+  show_unread_mark (self, GTK_MENU_ITEM (item), lwn_headline_get_unread (headline));
+  item_set_sensitive (item, lwn_headline_get_url (headline) != NULL);
+  return item;
+}
+
+/* Middle-click opens the newest unread headline of the first feed that has
+ * one, or the first feed's newest one. */
+static void
+consider_target (GtkWidget *item,
+                 LwnHeadline *headline,
+                 GtkWidget **target,
+                 gboolean *target_unread)
+{
+  gboolean unread = lwn_headline_get_unread (headline);
+
+  if (lwn_headline_get_url (headline) != NULL && (*target == NULL || (unread && !*target_unread)))
+    {
+      *target = item;
+      *target_unread = unread;
+    }
+}
+
 /* Adds @rows headlines of @reader to @items. */
 static void
 add_headline_items (LwnTray *self,
@@ -637,39 +738,127 @@ add_headline_items (LwnTray *self,
   for (guint i = 0; i < rows; i++)
     {
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
-      g_autofree char *key = lwn_headline_dup_key (headline);
-      gboolean unread = lwn_headline_get_unread (headline);
-      gboolean openable = lwn_headline_get_url (headline) != NULL;
-      GtkWidget *item = g_hash_table_lookup (self->headline_items, key);
-      LwnFeedItem *feed_item = lwn_headline_get_item (headline);
+      GtkWidget *item = headline_item (self, headline, NULL);
+
+      g_ptr_array_add (items, item);
+      consider_target (item, headline, target, target_unread);
+    }
+}
+
+static void
+feed_entry_activate_cb (GtkMenuItem *item,
+                        LwnTray *self)
+{
+  const char *url = g_object_get_data (G_OBJECT (item), "lwn-feed");
+
+  g_action_group_activate_action (self->actions, "show-feed", g_variant_new_string (url));
+}
+
+/* The Feeds submenu: every feed, in the list's order, each opening the
+ * window on its headlines. Items are kept by address, so that only what
+ * changed is sent to the tray host. */
+static void
+show_feed_entries (LwnTray *self)
+{
+  guint n_feeds = lwn_feed_set_get_n_feeds (self->feeds);
+  g_autoptr (GPtrArray) ordered = g_ptr_array_new ();
+  g_autoptr (GHashTable) listed = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint i = 0; i < n_feeds; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+      const char *url = lwn_reader_get_feed_url (reader);
+      GtkWidget *item = g_hash_table_lookup (self->feed_entries, url);
+      g_autofree char *text = dup_feed_text (reader, TRUE);
+      g_autofree char *label = literal_label ("", text, LWN_TRAY_LABEL_CHARS);
 
       if (item == NULL)
         {
-          item = new_headline_item (self, headline);
-          g_hash_table_insert (self->headline_items, g_steal_pointer (&key), item);
+          item = g_object_ref_sink (gtk_menu_item_new_with_label (""));
+          gtk_menu_item_set_use_underline (GTK_MENU_ITEM (item), TRUE);
+          g_object_set_data_full (G_OBJECT (item), "lwn-feed", g_strdup (url), g_free);
+          g_signal_connect (item, "activate", G_CALLBACK (feed_entry_activate_cb), self);
+          gtk_widget_show (item);
+          g_hash_table_insert (self->feed_entries, g_strdup (url), item);
         }
-
-      /* Items never change: the label made for this one is still right. */
-      if (g_object_get_data (G_OBJECT (item), "lwn-feed-item") != feed_item)
-        {
-          g_autofree char *label = literal_label ("", lwn_headline_get_title (headline), LWN_TRAY_LABEL_CHARS);
-
-          item_set_label (item, label);
-          g_object_set_data_full (G_OBJECT (item), "lwn-feed-item", lwn_feed_item_ref (feed_item),
-                                  (GDestroyNotify) lwn_feed_item_unref);
-        }
-      show_unread_mark (self, GTK_MENU_ITEM (item), unread);
-      item_set_sensitive (item, openable);
-      g_ptr_array_add (items, item);
-
-      /* Middle-click opens the newest unread headline of the first feed
-       * that has one, or the first feed's newest one. */
-      if (openable && (*target == NULL || (unread && !*target_unread)))
-        {
-          *target = item;
-          *target_unread = unread;
-        }
+      item_set_label (item, label);
+      g_ptr_array_add (ordered, item);
+      g_hash_table_add (listed, item);
     }
+
+  g_hash_table_iter_init (&iter, self->feed_entries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (!g_hash_table_contains (listed, value))
+      {
+        g_ptr_array_remove (self->feed_entries_shown, value);
+        g_hash_table_iter_remove (&iter);
+      }
+
+  for (guint i = 0; i < ordered->len; i++)
+    {
+      GtkWidget *item = g_ptr_array_index (ordered, i);
+
+      if (gtk_widget_get_parent (item) == NULL)
+        gtk_menu_shell_insert (GTK_MENU_SHELL (self->feeds_menu), item, (int) i);
+      else if (i >= self->feed_entries_shown->len || g_ptr_array_index (self->feed_entries_shown, i) != item)
+        gtk_menu_reorder_child (self->feeds_menu, item, (int) i);
+    }
+  g_ptr_array_set_size (self->feed_entries_shown, 0);
+  g_ptr_array_extend (self->feed_entries_shown, ordered, NULL, NULL);
+}
+
+/* Rows for the newest headlines: all the menu has but the Feeds submenu's,
+ * less, where the submenu opens inside the menu, a few for it to open into,
+ * as long as that leaves MIN_NEWEST_ROWS. */
+static guint
+newest_rows (LwnTray *self)
+{
+  guint fit = headlines_that_fit (self, 1);
+
+  if (!self->menu_metrics.inline_submenus)
+    return fit;
+  return MAX (MIN (fit, MIN_NEWEST_ROWS), fit > INLINE_SUBMENU_ROWS ? fit - INLINE_SUBMENU_ROWS : 0);
+}
+
+/* With many feeds, a heading each would leave no room for headlines: the
+ * newest across them all show, each after its feed's name, and the feeds
+ * are one click further, in the Feeds submenu. */
+static void
+show_newest_across_feeds (LwnTray *self,
+                          GPtrArray *items,
+                          GtkWidget **target,
+                          gboolean *target_unread)
+{
+  guint n_feeds = lwn_feed_set_get_n_feeds (self->feeds);
+  g_autofree GListModel **lists = g_new0 (GListModel *, n_feeds);
+  g_autoptr (GHashTable) names = lwn_str_hash_table_new (NULL, g_free);
+  g_autoptr (GPtrArray) picked = NULL;
+  guint n_lists = 0;
+
+  for (guint i = 0; i < n_feeds; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+      g_autofree char *name = lwn_reader_dup_name (reader);
+
+      if (lwn_reader_get_state (reader) != LWN_READER_STATE_READY)
+        continue;
+      lists[n_lists++] = lwn_reader_get_headlines (reader);
+      g_hash_table_insert (names, (gpointer) lwn_reader_get_feed_url (reader),
+                           lwn_text_ellipsize (name, FEED_NAME_CHARS));
+    }
+
+  picked = lwn_newest_headlines_pick (lists, n_lists, newest_rows (self));
+  for (guint i = 0; i < picked->len; i++)
+    {
+      LwnHeadline *headline = g_ptr_array_index (picked, i);
+      GtkWidget *item = headline_item (self, headline, g_hash_table_lookup (names, lwn_headline_get_feed (headline)));
+
+      g_ptr_array_add (items, item);
+      consider_target (item, headline, target, target_unread);
+    }
+  show_feed_entries (self);
 }
 
 static void
@@ -699,15 +888,21 @@ show_headlines (LwnTray *self)
       return;
     }
 
-  share_rows (rows, available, n_feeds, headlines_that_fit (self, headed ? n_feeds : 0));
-  for (guint i = 0; i < n_feeds; i++)
+  if (n_feeds > LWN_TRAY_MAX_SECTIONS)
+    show_newest_across_feeds (self, items, &target, &target_unread);
+  else
     {
-      LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
+      share_rows (rows, available, n_feeds, headlines_that_fit (self, headed ? n_feeds : 0));
+      for (guint i = 0; i < n_feeds; i++)
+        {
+          LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
 
-      if (headed)
-        g_ptr_array_add (items, feed_heading (self, reader));
-      add_headline_items (self, reader, rows[i], items, &target, &target_unread);
+          if (headed)
+            g_ptr_array_add (items, feed_heading (self, reader));
+          add_headline_items (self, reader, rows[i], items, &target, &target_unread);
+        }
     }
+  show_feeds_item (self, n_feeds > LWN_TRAY_MAX_SECTIONS);
 
   drop_feed_headings (self, items);
   place_headline_items (self, items);
@@ -890,6 +1085,8 @@ lwn_tray_dispose (GObject *object)
   g_clear_pointer (&self->icon_theme_path, g_free);
   g_clear_pointer (&self->headline_items, g_hash_table_unref);
   g_clear_pointer (&self->feed_items, g_hash_table_unref);
+  g_clear_pointer (&self->feed_entries, g_hash_table_unref);
+  g_clear_pointer (&self->feed_entries_shown, g_ptr_array_unref);
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   if (self->menu != NULL)
     gtk_widget_destroy (GTK_WIDGET (self->menu));
@@ -927,6 +1124,8 @@ lwn_tray_init (LwnTray *self)
   lwn_desktop_get_menu_metrics (lwn_desktop_get_current (), &self->menu_metrics);
   self->headline_items = lwn_str_hash_table_new (g_free, destroy_menu_item);
   self->feed_items = lwn_str_hash_table_new (g_free, destroy_menu_item);
+  self->feed_entries = lwn_str_hash_table_new (g_free, destroy_menu_item);
+  self->feed_entries_shown = g_ptr_array_new ();
   self->shown = g_ptr_array_new ();
 }
 
@@ -973,7 +1172,8 @@ lwn_tray_set_host_present (LwnTray *self,
 /**
  * lwn_tray_new:
  * @actions: the application's actions, which the menu's commands activate:
- *   "open-headline" (a feed's address and an item id of that feed), "refresh", "mark-all-read", "open-site",
+ *   "open-headline" (a feed's address and an item id of that feed), "show-feed" (a feed's address), "refresh",
+ *   "mark-all-read", "open-site",
  *   "quit", and the boolean state of "autostart"
  * @feeds: the feeds the menu shows
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the

@@ -767,24 +767,7 @@ class Menu:
     def items(self):
         """Top-level entries in order, invisible ones included."""
         _root_id, _props, children = self.layout()
-        entries = []
-        for child in children:
-            item_id, props, _grandchildren = child
-            raw = props.get("label", "")
-            marked = props.get("toggle-type", "") == "radio" and props.get("toggle-state", -1) == 1
-            entries.append(
-                {
-                    "id": item_id,
-                    "label": (BULLET if marked else "") + display_label(raw),
-                    "raw_label": raw,
-                    "enabled": props.get("enabled", True),
-                    "visible": props.get("visible", True),
-                    "type": props.get("type", "standard"),
-                    "toggle-type": props.get("toggle-type", ""),
-                    "toggle-state": props.get("toggle-state", -1),
-                }
-            )
-        return entries
+        return [menu_entry(child) for child in children]
 
     def visible_items(self):
         return [entry for entry in self.items() if entry["visible"]]
@@ -839,6 +822,25 @@ class Menu:
         stamp = int(time.time()) & 0xFFFFFFFF
         events = [(item_id, "clicked", GLib.Variant("s", ""), stamp) for item_id in item_ids]
         self.bus.call(self.name, self.path, MENU_IFACE, "EventGroup", GLib.Variant("(a(isvu))", (events,)))
+
+
+def menu_entry(child):
+    """One dbusmenu item as a dict; "submenu" lists its children's entries."""
+    item_id, props, grandchildren = child
+    raw = props.get("label", "")
+    marked = props.get("toggle-type", "") == "radio" and props.get("toggle-state", -1) == 1
+    return {
+        "id": item_id,
+        "label": (BULLET if marked else "") + display_label(raw),
+        "raw_label": raw,
+        "enabled": props.get("enabled", True),
+        "visible": props.get("visible", True),
+        "type": props.get("type", "standard"),
+        "toggle-type": props.get("toggle-type", ""),
+        "toggle-state": props.get("toggle-state", -1),
+        "children-display": props.get("children-display", ""),
+        "submenu": [menu_entry(grandchild) for grandchild in grandchildren],
+    }
 
 
 def split_menu(entries):

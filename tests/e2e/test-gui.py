@@ -1200,6 +1200,60 @@ def test_menu_fits_screen(s):
             e2e.stop_process(xvfb)
 
 
+def test_many_feeds_fit_screen(s):
+    """Fifty feeds: the menu has the newest headlines across them, as many as leave
+    every command on the screen and the All Feeds submenu (which GNOME Shell opens
+    inside the menu) a few rows to open into, yet at least eight on GNOME at
+    1366x768; the submenu lists every feed."""
+    folder = os.path.join(s.root, "feeds")
+    os.makedirs(folder)
+    urls = []
+    for number in range(50):
+        items = [e2e.headline(961000 + 100 * number + k, "Story %d of feed %d" % (k, number)) for k in range(20)]
+        path = os.path.join(folder, "feed%02d.rdf" % number)
+        with open(path, "wb") as feed:
+            feed.write(e2e.rss1(items, "Feed %02d" % number))
+        urls.append("file://" + path)
+    arguments = []
+    for url in urls[1:]:
+        arguments += ["--feed-url", url]
+    # (screen, XDG_CURRENT_DESKTOP, headlines expected)
+    cases = [
+        ("1366x768", "ubuntu:GNOME", 8),
+        ("1280x800", "GNOME", 8),
+        ("1280x1024", "GNOME", 12),
+        ("1280x800", "XFCE", 16),
+    ]
+    for size, desktop, expected in cases:
+        xvfb, display = e2e.start_xvfb(size)
+        try:
+            s.env["DISPLAY"] = display
+            s.env["XDG_CURRENT_DESKTOP"] = desktop
+            applet = s.start(*arguments, feed_url=urls[0])
+            menu = applet.menu()
+
+            def loaded(entries):
+                feeds = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
+                return (
+                    feeds
+                    and len(feeds[0]["submenu"]) == 50
+                    and all(child["label"].endswith("20 unread") for child in feeds[0]["submenu"])
+                )
+
+            entries = [entry for entry in menu.wait(loaded, "fifty feeds loaded on %s %s" % (size, desktop))]
+            top, commands = split([entry for entry in entries if entry["visible"]])
+            headlines = [entry["label"] for entry in top if entry["label"] != "All Feeds"]
+            assert len(headlines) == expected, (size, desktop, headlines)
+            assert all(label.startswith(e2e.BULLET + "Feed ") for label in headlines), headlines
+            # The first feed's site: "Open Feed 00" in LWN's place.
+            expected_commands = [label.replace("LWN.net", "Feed 00") for label in COMMANDS]
+            labels = [entry["label"] for entry in commands]
+            assert [label for label in labels if label in expected_commands] == expected_commands, labels
+            stop_ok(applet)
+        finally:
+            e2e.stop_process(xvfb)
+
+
 def test_bad_activation_token(s):
     """An activation token that could bring another variable or line into the
     browser's environment is not passed on: the display makes one instead."""
@@ -1246,6 +1300,7 @@ TESTS = [
     ("menu layout: order, limit, bullets, ellipsis, unsafe links, commands", test_menu_layout),
     ("LWN fixture: unread count on the indicator", test_fixture_unread_count),
     ("the menu fits the screen: headlines by the monitor's height and the host's rows", test_menu_fits_screen),
+    ("fifty feeds: the newest of all, as many as fit, and All Feeds", test_many_feeds_fit_screen),
     ("opening headlines rewrites 2020 links and marks them read", test_open_headline),
     ("a browser without StartupNotify gets no startup id", test_no_startup_notify),
     ("the browser inherits no descriptor and is collected when it ends", test_browser_inherits_nothing),

@@ -848,6 +848,56 @@ def test_several_feeds(s):
         other.close()
 
 
+def test_many_feeds_menu(s):
+    """Twelve feeds: the menu shows the newest headlines of all, each after its feed's
+    name, no heading per feed, and every command; All Feeds lists every feed with its
+    unread count, and choosing one opens the window on that feed's headlines."""
+    folder = os.path.join(s.root, "feeds")
+    os.makedirs(folder)
+    names = ["Feed %02d" % number for number in range(12)]
+    feeds = []
+    for number, name in enumerate(names):
+        items = [
+            e2e.headline(960000 + 100 * number + k, "%s story %d" % (name, k), date=hours_ago(number + 24 * k))
+            for k in range(2)
+        ]
+        path = os.path.join(folder, "feed%02d.rdf" % number)
+        with open(path, "wb") as feed:
+            feed.write(e2e.rss1(items, name))
+        feeds.append(("file://" + path, items))
+    arguments = []
+    for url, _items in feeds[1:]:
+        arguments += ["--feed-url", url]
+    applet = s.start(*arguments, feed_url=feeds[0][0])
+    menu = applet.menu()
+
+    def every_feed_listed(entries):
+        submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
+        return submenus and [child["label"] for child in submenus[0]["submenu"]] == [
+            name + " \u2014 2 unread" for name in names
+        ]
+
+    entries = menu.wait(every_feed_listed, "every feed in the All Feeds submenu")
+    top, commands = e2e.split_menu([entry for entry in entries if entry["visible"]])
+    headlines = [entry["label"] for entry in top if entry["label"] != "All Feeds"]
+    # The newest first: each feed's first story, feed 00 the newest.
+    assert len(headlines) >= 8, headlines
+    assert headlines[:3] == [e2e.BULLET + "%s: %s story 0" % (name, name) for name in names[:3]], headlines
+    assert not [label for label in headlines if label.lstrip(e2e.BULLET) in names], "a feed heading: %r" % headlines
+    labels = [entry["label"] for entry in commands]
+    for command in (SHOW_HEADLINES, "Refresh now", "Mark all as read", "Preferences" + e2e.ELLIPSIS, "Quit"):
+        assert command in labels, (command, labels)
+    assert [entry for entry in entries if entry["label"] == "All Feeds"][0]["children-display"] == "submenu"
+
+    app = s.application(applet)
+    submenu = [entry for entry in menu.items() if entry["label"] == "All Feeds"][0]["submenu"]
+    chosen = [child for child in submenu if child["label"].startswith(names[7])][0]
+    menu.click_id(chosen["id"])
+    window = wait_window(app)
+    wait_row_names(window, [item["title"] + UNREAD for item in feeds[7][1]], "feed 07's rows")
+    assert_healthy(applet)
+
+
 TESTS = [
     ("rows named and described; a summary link and a row each open their own URL", test_rows_and_links),
     ("--show presents one window; loading page; arrows, Ctrl+R, Escape, Ctrl+W", test_loading_show_and_keyboard),
@@ -862,6 +912,7 @@ TESTS = [
     ("search: filter as one types, count, no match, a refresh, Enter, Escape", test_search),
     ("search a 1,200-item feed for its last headline, then clear it", test_search_large),
     ("several feeds: one at a time or all, searched across", test_several_feeds),
+    ("twelve feeds: the newest of all in the menu, and a feed opened from All Feeds", test_many_feeds_menu),
     ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),
 ]
 
