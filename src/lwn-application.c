@@ -22,8 +22,15 @@
 #include "lwn-reader-settings.h"
 #include "lwn-reader.h"
 #include "lwn-store.h"
+#include "lwn-search-provider.h"
 #include "lwn-tray-host.h"
 #include "lwn-tray.h"
+
+/* Where the desktop's search finds the headlines: the files in
+ * data/search-providers and data/krunner name these paths. */
+#define SEARCH_PROVIDER_PATH "/io/github/lwntray/LwnTray/SearchProvider"
+#define KRUNNER_PATH "/io/github/lwntray/LwnTray/KRunner"
+#define SEARCH_PROVIDER_KEY "search-provider"
 
 /* How long quitting waits for the last saves of feeds removed. */
 #define FEEDS_DRAIN_MS 5000
@@ -46,6 +53,7 @@ struct _LwnApplication
   LwnNotifier *notifier;
   LwnHeadlinesWindow *headlines_window; /* while open; it destroys itself on close */
   LwnAutostartSwitch *autostart;
+  LwnSearchProvider *search_provider; /* exported while the application is registered */
 
   /* Actions for the application's own windows alone. GApplication exports
    * its action map on the session bus to every process: "open-link" opens
@@ -598,6 +606,92 @@ follow_view_settings (LwnApplication *self)
     lwn_tray_set_symbolic (self->tray, desktop_wants_symbolic ());
 }
 
+/* The desktop's search */
+
+static void
+search_open_cb (LwnSearchProvider *provider,
+                const char *feed,
+                const char *item_id,
+                const char *activation_token,
+                LwnApplication *self)
+{
+  g_autofree char *url = NULL;
+
+  if (self->quitting || self->feeds == NULL)
+    return;
+  url = lwn_feed_set_open (self->feeds, feed, item_id);
+  if (url != NULL)
+    open_url (self, url, activation_token);
+}
+
+static void
+search_launch_cb (LwnSearchProvider *provider,
+                  const char *text,
+                  LwnApplication *self)
+{
+  if (self->quitting)
+    return;
+  g_action_group_activate_action (G_ACTION_GROUP (self), "show-headlines", NULL);
+  if (self->headlines_window != NULL)
+    lwn_headlines_window_start_search (self->headlines_window, text);
+}
+
+static void
+search_provider_setting_cb (GSettings *settings,
+                            const char *key,
+                            LwnApplication *self)
+{
+  lwn_search_provider_set_enabled (self->search_provider, g_settings_get_boolean (settings, SEARCH_PROVIDER_KEY));
+}
+
+/* Exported before the application takes its name on the bus: a desktop that
+ * started it to search asks at once. */
+static gboolean
+lwn_application_dbus_register (GApplication *application,
+                               GDBusConnection *connection,
+                               const char *object_path,
+                               GError **error)
+{
+  LwnApplication *self = LWN_APPLICATION (application);
+
+  if (!G_APPLICATION_CLASS (lwn_application_parent_class)->dbus_register (application, connection, object_path, error))
+    return FALSE;
+  self->search_provider = lwn_search_provider_new ();
+  return lwn_search_provider_register (self->search_provider, connection, SEARCH_PROVIDER_PATH, KRUNNER_PATH, error);
+}
+
+static void
+lwn_application_dbus_unregister (GApplication *application,
+                                 GDBusConnection *connection,
+                                 const char *object_path)
+{
+  LwnApplication *self = LWN_APPLICATION (application);
+
+  if (self->search_provider != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->search_provider, self);
+      lwn_search_provider_unregister (self->search_provider);
+    }
+  g_clear_object (&self->search_provider);
+  G_APPLICATION_CLASS (lwn_application_parent_class)->dbus_unregister (application, connection, object_path);
+}
+
+/* Answers the desktop's search from the feeds, unless the settings say not to. */
+static void
+start_search_provider (LwnApplication *self)
+{
+  if (self->search_provider == NULL)
+    return;
+  lwn_search_provider_set_feeds (self->search_provider, self->feeds);
+  g_signal_connect (self->search_provider, "open", G_CALLBACK (search_open_cb), self);
+  g_signal_connect (self->search_provider, "launch-search", G_CALLBACK (search_launch_cb), self);
+  if (self->settings != NULL)
+    {
+      g_signal_connect (self->settings, "changed::" SEARCH_PROVIDER_KEY, G_CALLBACK (search_provider_setting_cb), self);
+      search_provider_setting_cb (self->settings, SEARCH_PROVIDER_KEY, self);
+    }
+}
+
 static void
 lwn_application_startup (GApplication *application)
 {
@@ -643,6 +737,8 @@ lwn_application_startup (GApplication *application)
   self->tray_host = lwn_tray_host_new (self->session_bus, self->tray);
   g_signal_connect (self->tray_host, "missing", G_CALLBACK (tray_host_missing_cb), self);
   g_signal_connect (self->tray_host, "found", G_CALLBACK (tray_host_found_cb), self);
+
+  start_search_provider (self);
 
   self->sigterm_id = g_unix_signal_add (SIGTERM, quit_signal_cb, self);
   self->sigint_id = g_unix_signal_add (SIGINT, quit_signal_cb, self);
@@ -709,6 +805,11 @@ release_services (LwnApplication *self)
     g_signal_handlers_disconnect_by_data (self->tray, self);
   if (self->autostart != NULL)
     g_signal_handlers_disconnect_by_data (self->autostart, self);
+  if (self->search_provider != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->search_provider, self);
+      lwn_search_provider_set_feeds (self->search_provider, NULL);
+    }
   g_clear_object (&self->tray);
   g_clear_object (&self->window_actions);
   g_clear_object (&self->autostart);
@@ -736,6 +837,8 @@ stop_inputs (LwnApplication *self)
 
   self->quitting = TRUE;
   g_cancellable_cancel (self->launches);
+  if (self->search_provider != NULL)
+    lwn_search_provider_set_enabled (self->search_provider, FALSE);
 
   /* No notice about the tray is posted while quitting. */
   if (self->tray_host != NULL)
@@ -1020,6 +1123,8 @@ lwn_application_class_init (LwnApplicationClass *klass)
   object_class->finalize = lwn_application_finalize;
   application_class->handle_local_options = lwn_application_handle_local_options;
   application_class->startup = lwn_application_startup;
+  application_class->dbus_register = lwn_application_dbus_register;
+  application_class->dbus_unregister = lwn_application_dbus_unregister;
   application_class->command_line = lwn_application_command_line;
   application_class->shutdown = lwn_application_shutdown;
 }

@@ -951,3 +951,27 @@ lwn_headlines_window_show_feed (LwnHeadlinesWindow *self,
   show_reader (self, reader);
   show_feeds (self);
 }
+
+/**
+ * lwn_headlines_window_start_search:
+ * @text: the words to look for
+ *
+ * Opens the search with @text in it, across every feed, as the desktop's
+ * search asks when a person wants more than its few results.
+ */
+void
+lwn_headlines_window_start_search (LwnHeadlinesWindow *self,
+                                   const char *text)
+{
+  g_return_if_fail (LWN_IS_HEADLINES_WINDOW (self));
+  g_return_if_fail (text != NULL);
+
+  if (self->all == NULL && lwn_feed_set_get_n_feeds (self->feeds) > 1)
+    {
+      show_all (self);
+      show_feeds (self);
+    }
+  lwn_headlines_window_search (self);
+  gtk_entry_set_text (GTK_ENTRY (self->search_entry), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->search_entry), -1);
+}

@@ -1493,6 +1493,37 @@ lwn_reader_get_headlines (LwnReader *self)
   return G_LIST_MODEL (self->headlines);
 }
 
+/**
+ * lwn_reader_get_feed:
+ * @self: a #LwnReader
+ *
+ * Returns: (transfer none) (nullable): the feed shown, immutable, which a
+ *   worker thread may read once it holds a reference; %NULL until one is known
+ */
+LwnFeed *
+lwn_reader_get_feed (LwnReader *self)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return self->feed;
+}
+
+/**
+ * lwn_reader_lookup_headline:
+ * @self: a #LwnReader
+ * @item_id: an item id
+ *
+ * Returns: (transfer none) (nullable): the headline shown for @item_id
+ */
+LwnHeadline *
+lwn_reader_lookup_headline (LwnReader *self,
+                            const char *item_id)
+{
+  g_return_val_if_fail (LWN_IS_READER (self), NULL);
+
+  return item_id != NULL ? g_hash_table_lookup (self->headline_by_id, item_id) : NULL;
+}
+
 guint
 lwn_reader_get_n_unread (LwnReader *self)
 {

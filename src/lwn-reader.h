@@ -70,6 +70,9 @@ gboolean       lwn_reader_get_loading          (LwnReader  *self);
 const char    *lwn_reader_get_status           (LwnReader  *self);
 const char    *lwn_reader_get_error            (LwnReader  *self);
 GListModel    *lwn_reader_get_headlines        (LwnReader  *self);
+LwnFeed       *lwn_reader_get_feed             (LwnReader  *self);
+LwnHeadline   *lwn_reader_lookup_headline      (LwnReader  *self,
+                                                const char *item_id);
 guint          lwn_reader_get_n_unread         (LwnReader  *self);
 char          *lwn_reader_dup_site_url         (LwnReader  *self);
 char          *lwn_reader_dup_site_name        (LwnReader  *self);
