@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests for the feeds followed: three local feeds that do not hold each other up, the migration of a
- * single-feed state and settings, and feeds added, moved and removed while they load. */
+ * single-feed state and settings, feeds added, moved and removed while they load, and an OPML import. */
 
 #include "config.h"
 
@@ -14,6 +14,7 @@
 #include "lwn-feed-parser.h"
 #include "lwn-feed-set.h"
 #include "lwn-headline.h"
+#include "lwn-opml.h"
 #include "lwn-reader-private.h"
 #include "lwn-reader-settings.h"
 #include "lwn-scheduler-private.h"
@@ -576,6 +577,77 @@ test_settings_default (void)
   g_assert_cmpstr (specs[0].name, ==, "LWN.net");
 }
 
+static void
+feeds_changed_cb (GSettings *settings,
+                  const char *key,
+                  guint *n_changed)
+{
+  (*n_changed)++;
+}
+
+/* An OPML list of 200 feeds imported into the settings of a running set. */
+static void
+test_settings_import (SetFixture *fixture,
+                      gconstpointer data)
+{
+  g_autoptr (GSettings) settings = memory_settings ();
+  g_autoptr (LwnReaderSettings) mapping = NULL;
+  g_autoptr (GPtrArray) feeds = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_opml_feed_free);
+  g_autofree char *first = lwn_test_server_dup_url (fixture->server, "/first");
+  LwnOpmlImport import = { 0 };
+  guint n_changed = 0;
+  gint64 deadline;
+
+  g_test_summary ("An import of 200 feeds is one write of the feeds key, and the new feeds first poll a second "
+                  "apart in the list's order, the first at once");
+
+  serve_items (fixture, "/first", 1, 2, 0);
+  g_settings_set_value (settings, "feeds", g_variant_new_parsed ("[(%s, 'First', true)]", first));
+  make_set (fixture, first);
+  mapping = lwn_reader_settings_new (settings, fixture->set, first);
+  lwn_reader_settings_follow (mapping);
+  lwn_feed_set_start (fixture->set);
+  wait_for_reader (lwn_feed_set_get_reader (fixture->set, 0), "the first feed");
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/imported-%u", i);
+      g_autofree char *url = lwn_test_server_dup_url (fixture->server, path);
+      g_autofree char *title = g_strdup_printf ("Imported %u", i);
+
+      g_ptr_array_add (feeds, lwn_opml_feed_new (url, title, NULL));
+    }
+  g_signal_connect (settings, "changed::feeds", G_CALLBACK (feeds_changed_cb), &n_changed);
+  g_assert_true (lwn_reader_settings_import_feeds (settings, feeds, &import));
+  g_assert_cmpuint (import.added, ==, 200);
+
+  /* Every new feed has started its first poll's timer. */
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (TRUE)
+    {
+      guint n_polling = 0;
+
+      for (guint i = 1; i < lwn_feed_set_get_n_feeds (fixture->set); i++)
+        n_polling += lwn_feed_set_get_reader (fixture->set, i)->polling ? 1 : 0;
+      if (n_polling == 200)
+        break;
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_cmpuint (lwn_feed_set_get_n_feeds (fixture->set), ==, 201);
+  for (guint i = 0; i < 200; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (fixture->set, 1 + i);
+      g_autofree char *name = lwn_reader_dup_name (reader);
+      g_autofree char *title = g_strdup_printf ("Imported %u", i);
+
+      g_assert_cmpstr (name, ==, title);
+      g_assert_cmpuint (lwn_scheduler_get_first_delay (reader->scheduler), ==, i * LWN_FEED_SET_ADD_SPREAD_SECONDS);
+    }
+}
+
 /* Feeds added, moved and removed: those that stay keep their reading
  * model; a new one loads; one removed stops and saves what was read. */
 static void
@@ -965,6 +1037,8 @@ main (int argc,
               set_fixture_tear_down);
   g_test_add_func ("/feed-set/settings/migration", test_settings_migration);
   g_test_add_func ("/feed-set/settings/default", test_settings_default);
+  g_test_add ("/feed-set/settings/import", SetFixture, NULL, set_fixture_set_up, test_settings_import,
+              set_fixture_tear_down);
   g_test_add ("/feed-set/find", SetFixture, NULL, set_fixture_set_up, test_find, set_fixture_tear_down);
   for (guint i = 0; i < G_N_ELEMENTS (html_cases); i++)
     {
