@@ -12,6 +12,7 @@
 
 #include "lwn-cli.h"
 #include "lwn-feed-load.h"
+#include "lwn-fetch-queue.h"
 #include "lwn-opml.h"
 #include "lwn-reader-settings.h"
 #include "lwn-scheduler.h"
@@ -199,12 +200,14 @@ typedef struct
 {
   CliLoad *loads;
   guint n_pending;
+  LwnFetchQueue *queue;
 } CliRun;
 
 typedef struct
 {
   CliRun *run;
   guint index;
+  LwnFetchSlot *slot;
 } CliLoadData;
 
 static void
@@ -218,7 +221,21 @@ load_cb (GObject *source,
   if (lwn_feed_load_finish (result, &load->feed, NULL, &load->error) && load->feed == NULL)
     /* Nothing was sent as validators, so a 304 here is the server's mistake. */
     g_set_error_literal (&load->error, G_IO_ERROR, G_IO_ERROR_FAILED, _ ("the server sent no feed"));
+  g_clear_pointer (&data->slot, lwn_fetch_slot_free);
   data->run->n_pending--;
+}
+
+/* Nothing cancels the waits of a run: each gets its turn. */
+static void
+turn_cb (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  CliLoadData *data = user_data;
+  const LwnFetchRequest request = { .url = data->run->loads[data->index].url };
+
+  data->slot = lwn_fetch_queue_acquire_finish (LWN_FETCH_QUEUE (source), result, NULL);
+  lwn_feed_load_async (&request, NULL, NULL, NULL, load_cb, data);
 }
 
 /* "Name (URL)" above a feed's lines when a run prints several. */
@@ -303,7 +320,8 @@ write_json (const CliLoad *loads,
  * @format: what to print
  * @feed_urls: the feeds to load (http, https or file), at least one
  *
- * Loads every feed once, all at the same time, and writes them to stdout
+ * Loads every feed once, %LWN_FETCH_QUEUE_MAX_REQUESTS at a time and one
+ * at a time from each server, as the applet does, and writes them to stdout
  * in the order given: one feed as it always was; several labelled, the
  * text with a "# Title (URL)" line above each feed's lines and the JSON as
  * an array of the one-feed documents, each with its "url". For each feed
@@ -318,7 +336,6 @@ lwn_cli_run (LwnCliFormat format,
 {
   guint n = g_strv_length ((char **) feed_urls);
   g_autofree CliLoad *loads = g_new0 (CliLoad, MAX (n, 1));
-  g_autofree LwnFetchRequest *requests = g_new0 (LwnFetchRequest, MAX (n, 1));
   CliRun run = { .loads = loads, .n_pending = n };
   g_autoptr (GMainContext) context = g_main_context_new ();
   gboolean written;
@@ -326,20 +343,22 @@ lwn_cli_run (LwnCliFormat format,
 
   g_return_val_if_fail (n > 0, 1);
 
-  /* A context of its own: nothing else of the process runs meanwhile. */
+  /* A context of its own: nothing else of the process runs meanwhile. The
+   * queue grants its turns there. */
   g_main_context_push_thread_default (context);
+  run.queue = lwn_fetch_queue_new (LWN_FETCH_QUEUE_MAX_REQUESTS, LWN_FETCH_QUEUE_MAX_PER_HOST);
   for (guint i = 0; i < n; i++)
     {
       CliLoadData *data = g_new0 (CliLoadData, 1);
 
       loads[i].url = feed_urls[i];
-      requests[i].url = feed_urls[i];
       data->run = &run;
       data->index = i;
-      lwn_feed_load_async (&requests[i], NULL, NULL, NULL, load_cb, data);
+      lwn_fetch_queue_acquire_async (run.queue, feed_urls[i], NULL, turn_cb, data);
     }
   while (run.n_pending > 0)
     g_main_context_iteration (context, TRUE);
+  g_clear_object (&run.queue);
   g_main_context_pop_thread_default (context);
 
   for (guint i = 0; i < n; i++)

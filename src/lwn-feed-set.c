@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The feeds followed: one reading model per feed, each with its own state, cache, timing and error, in the person's order. */
+/* The feeds followed: one reading model per feed, each with its own state, cache, timing and error, in the person's
+ * order; their requests take turns in one fetch queue. */
 
 #include "config.h"
 
@@ -9,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "lwn-feed-set.h"
+#include "lwn-fetch-queue.h"
 #include "lwn-headline.h"
 #include "lwn-network-monitor.h"
 #include "lwn-scheduler.h"
@@ -50,6 +52,7 @@ struct _LwnFeedSet
   gboolean started;
 
   GNetworkMonitor *monitor;
+  LwnFetchQueue *queue; /* the feeds' requests take turns in it */
   GCancellable *cancellable;
 };
 
@@ -244,6 +247,7 @@ entry_new (LwnFeedSet *self,
   entry_apply_notify (entry);
   /* One monitor for all; until it is made the network counts as there. */
   lwn_reader_set_network_monitor (entry->reader, self->monitor);
+  lwn_reader_set_fetch_queue (entry->reader, self->queue);
 
   g_signal_connect (entry->reader, "changed", G_CALLBACK (reader_changed_cb), entry);
   g_signal_connect (entry->reader, "notify::n-unread", G_CALLBACK (reader_n_unread_cb), entry);
@@ -629,8 +633,11 @@ monitor_made_cb (GObject *source,
  * Starts every feed: each shows its saved copy at once, and polls
  * %LWN_FEED_SET_SPREAD_SECONDS (or lwn_feed_set_set_spread()'s) after the
  * one before it, so that the feeds
- * do not all wake together at every interval. One network monitor, made
- * in a worker, serves them all.
+ * do not all wake together at every interval; a feed without a saved copy
+ * polls at once. Every request of the set waits for its turn: at most
+ * %LWN_FETCH_QUEUE_MAX_REQUESTS at once, and
+ * %LWN_FETCH_QUEUE_MAX_PER_HOST at a time to one server. One network
+ * monitor, made in a worker, serves them all.
  */
 void
 lwn_feed_set_start (LwnFeedSet *self)
@@ -1056,6 +1063,7 @@ lwn_feed_set_dispose (GObject *object)
       g_clear_pointer (&self->entries, g_ptr_array_unref);
     }
   g_clear_object (&self->monitor);
+  g_clear_object (&self->queue);
   /* Each holds the set unowned: none may fire once it goes. */
   g_hash_table_remove_all (self->forgetting);
 
@@ -1131,6 +1139,9 @@ lwn_feed_set_init (LwnFeedSet *self)
   self->closing = lwn_str_hash_table_new (g_free, g_object_unref);
   self->forgetting = lwn_str_hash_table_new (g_free, (GDestroyNotify) forget_free);
   self->drains = g_ptr_array_new_with_free_func (g_object_unref);
+  /* A fresh start of a list of hundreds, or Refresh of all of them, sends
+   * a few requests at once, and one at a time to each server. */
+  self->queue = lwn_fetch_queue_new (LWN_FETCH_QUEUE_MAX_REQUESTS, LWN_FETCH_QUEUE_MAX_PER_HOST);
   self->forget_seconds = LWN_FEED_SET_FORGET_SECONDS;
   self->interval = LWN_DEFAULT_INTERVAL;
   self->spread_seconds = LWN_FEED_SET_SPREAD_SECONDS;

@@ -29,9 +29,9 @@ struct _LwnReader
   guint n_unread;
   GCancellable *cancellable; /* loads of the current feed URL */
   gboolean started;
-  gboolean polling;                                                            /* the scheduler runs */
-  gboolean refreshing;                                                         /* a request is under way, or waits for its turn */
-  gboolean refresh_shown; /* the views show the refresh: asked for, or slow */ /* the views show the refresh: asked for, or slow */
+  gboolean polling;       /* the scheduler runs */
+  gboolean refreshing;    /* a request is under way, or waits for its turn */
+  gboolean refresh_shown; /* the views show the refresh: asked for, or slow */
   guint show_refresh_id;
   gboolean stopped; /* HTTP 410 */
   char *error;
@@ -50,6 +50,7 @@ struct _LwnReader
   char *name;                     /* what the person calls the feed; NULL for its own title */
   guint first_poll_delay_seconds; /* keeps the feeds of a set from polling at once */
   guint first_poll_wait_seconds;  /* and feeds added together, saved copy or not */
+  LwnFetchQueue *fetch_queue;     /* gives the requests their turns; NULL: each goes at once */
 
   LwnReaderNowFunc now_func;
   gpointer now_data;

@@ -667,11 +667,29 @@ apply_failure (LwnReader *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
+/* One load under way. The reader is not held: it cancels its loads when it
+ * goes, and a cancelled load's callback never looks at it. */
+typedef struct
+{
+  LwnReader *reader;
+  LwnFetchSlot *slot; /* the queue's turn, when the reader has a queue */
+} ReaderLoad;
+
+static void
+reader_load_free (ReaderLoad *load)
+{
+  g_clear_pointer (&load->slot, lwn_fetch_slot_free);
+  g_free (load);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReaderLoad, reader_load_free)
+
 static void
 load_cb (GObject *source,
          GAsyncResult *result,
          gpointer user_data)
 {
+  g_autoptr (ReaderLoad) load = user_data;
   LwnReader *self;
   g_autoptr (LwnFeed) feed = NULL;
   g_autoptr (LwnFetchResponse) response = NULL;
@@ -679,10 +697,12 @@ load_cb (GObject *source,
   gboolean ok;
 
   ok = lwn_feed_load_finish (result, &feed, &response, &error);
+  /* The request has ended, whatever became of it: the next may go. */
+  g_clear_pointer (&load->slot, lwn_fetch_slot_free);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
-  self = user_data;
+  self = load->reader;
   set_refreshing (self, FALSE);
   self->last_request_us = g_get_monotonic_time ();
   self->manual_unchanged = self->manual && ok && feed == NULL;
@@ -709,8 +729,11 @@ load_cb (GObject *source,
   update (self);
 }
 
+/* Sends the request, with what is known when it goes: a wait for a turn
+ * may have brought the saved copy in meanwhile. */
 static void
-load_refresh (LwnReader *self)
+start_load (LwnReader *self,
+            LwnFetchSlot *slot)
 {
   const char *url = current_url (self);
   g_autofree char *cache_path = lwn_store_dup_feed_cache_path (self->store, url);
@@ -719,19 +742,45 @@ load_refresh (LwnReader *self)
     .etag = lwn_store_get_etag (self->store, url),
     .last_modified = lwn_store_get_last_modified (self->store, url),
   };
-
-  /* Never two at once: a timer or click during a refresh is already served. */
-  if (self->refreshing)
-    return;
+  ReaderLoad *load = g_new0 (ReaderLoad, 1);
 
   /* Without something to show, a 304 would leave the views empty. */
   if (self->feed == NULL)
     request.etag = request.last_modified = NULL;
 
-  g_clear_handle_id (&self->manual_id, g_source_remove);
-  set_refreshing (self, TRUE);
+  load->reader = self;
+  load->slot = slot;
   g_debug ("Refreshing %s", url);
-  lwn_feed_load_async (&request, cache_path, self->feed, self->cancellable, load_cb, self);
+  lwn_feed_load_async (&request, cache_path, self->feed, self->cancellable, load_cb, load);
+}
+
+static void
+turn_cb (GObject *source,
+         GAsyncResult *result,
+         gpointer user_data)
+{
+  LwnFetchSlot *slot = lwn_fetch_queue_acquire_finish (LWN_FETCH_QUEUE (source), result, NULL);
+
+  /* Cancelled, the only way a wait ends without a turn: the reader may be gone. */
+  if (slot == NULL)
+    return;
+  start_load (user_data, slot);
+}
+
+static void
+load_refresh (LwnReader *self)
+{
+  /* Never two at once: a timer or click during a refresh is already served. */
+  if (self->refreshing)
+    return;
+
+  g_clear_handle_id (&self->manual_id, g_source_remove);
+  /* Waiting for its turn counts as refreshing: the person sees it coming. */
+  set_refreshing (self, TRUE);
+  if (self->fetch_queue != NULL)
+    lwn_fetch_queue_acquire_async (self->fetch_queue, current_url (self), self->cancellable, turn_cb, self);
+  else
+    start_load (self, NULL);
   emit_changed (self);
 }
 
@@ -834,6 +883,8 @@ lwn_reader_dispose (GObject *object)
   g_clear_object (&self->headlines);
   g_clear_pointer (&self->feed, lwn_feed_unref);
   g_clear_pointer (&self->retell, g_ptr_array_unref);
+  /* A turn granted, or a load under way, holds the queue itself. */
+  g_clear_object (&self->fetch_queue);
 
   G_OBJECT_CLASS (lwn_reader_parent_class)->dispose (object);
 }
@@ -1663,6 +1714,26 @@ lwn_reader_set_first_poll_wait (LwnReader *self,
   g_return_if_fail (LWN_IS_READER (self));
 
   self->first_poll_wait_seconds = seconds;
+}
+
+/**
+ * lwn_reader_set_fetch_queue:
+ * @self: a #LwnReader
+ * @queue: (nullable): the queue that gives the feeds' requests their turns,
+ *   or %NULL for none
+ *
+ * From the next request on, each waits for its turn in @queue, shared by
+ * the feeds of a set, and counts as refreshing meanwhile; without a queue
+ * each goes at once.
+ */
+void
+lwn_reader_set_fetch_queue (LwnReader *self,
+                            LwnFetchQueue *queue)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+  g_return_if_fail (queue == NULL || LWN_IS_FETCH_QUEUE (queue));
+
+  g_set_object (&self->fetch_queue, queue);
 }
 
 /**

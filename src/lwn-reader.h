@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "lwn-feed.h"
+#include "lwn-fetch-queue.h"
 #include "lwn-headline.h"
 #include "lwn-store.h"
 
@@ -85,6 +86,8 @@ void           lwn_reader_set_first_poll_delay (LwnReader  *self,
                                                 guint       seconds);
 void           lwn_reader_set_first_poll_wait  (LwnReader  *self,
                                                 guint       seconds);
+void           lwn_reader_set_fetch_queue      (LwnReader  *self,
+                                                LwnFetchQueue *queue);
 /* clang-format on */
 
 G_END_DECLS

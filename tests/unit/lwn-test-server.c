@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* A tiny HTTP/1.1 server on 127.0.0.1 that plays scripted responses for the C tests. */
+/* A tiny HTTP/1.1 server on 127.0.0.1 (and, for tests that need several hosts, on 127.0.0.2 and on) that plays
+ * scripted responses for the C tests, and counts how many requests it had at once. */
 
 #include <string.h>
 #include <sys/socket.h>
@@ -12,17 +13,29 @@
 #define MAX_HEADER_LINES 100
 #define ENDLESS_CHUNK_SIZE 16384
 
+typedef struct _Listener Listener;
+
 struct _LwnTestServer
 {
-  GSocket *listener;
-  guint16 port;
+  GPtrArray *listeners;   /* Listener*, one per host: 127.0.0.1, 127.0.0.2, … */
+  guint16 port;           /* the same on every host */
   GCancellable *stopping; /* wakes every blocking call when the server goes */
-  GThread *accept_thread;
 
-  GMutex mutex;        /* guards the three below */
+  GMutex mutex;        /* guards the ones below */
   GHashTable *routes;  /* path → Route */
   GPtrArray *requests; /* Request, in arrival order */
   GPtrArray *connection_threads;
+  guint n_at_once;   /* requests read and not answered yet, all hosts together */
+  guint max_at_once; /* the most there were */
+};
+
+struct _Listener
+{
+  LwnTestServer *server;
+  GSocket *socket;
+  GThread *thread;
+  guint n_at_once;
+  guint max_at_once;
 };
 
 /* An owned copy of an LwnTestRoute; shared with connection threads by reference. */
@@ -54,9 +67,11 @@ typedef struct
 typedef struct
 {
   LwnTestServer *server;
+  Listener *listener;
   GSocket *socket;
   GSocketConnection *stream; /* owns the socket's life: closing it closes the socket */
   gint64 deadline;
+  gboolean at_once; /* its request is counted among those under way */
 } Connection;
 
 static void
@@ -255,6 +270,40 @@ request_is_fresh (const Request *request,
   return route->last_modified != NULL && g_strcmp0 (if_modified_since, route->last_modified) == 0;
 }
 
+/* A request counts as under way from its request line until its answer
+ * starts: the client can send its next request only once the answer has
+ * come, so two requests a client sent one after the other never count as
+ * at once, however late this thread runs. */
+static void
+count_request (Connection *connection)
+{
+  LwnTestServer *server = connection->server;
+  Listener *listener = connection->listener;
+
+  g_mutex_lock (&server->mutex);
+  connection->at_once = TRUE;
+  server->n_at_once++;
+  server->max_at_once = MAX (server->max_at_once, server->n_at_once);
+  listener->n_at_once++;
+  listener->max_at_once = MAX (listener->max_at_once, listener->n_at_once);
+  g_mutex_unlock (&server->mutex);
+}
+
+static void
+count_answer (Connection *connection)
+{
+  LwnTestServer *server = connection->server;
+
+  g_mutex_lock (&server->mutex);
+  if (connection->at_once)
+    {
+      connection->at_once = FALSE;
+      server->n_at_once--;
+      connection->listener->n_at_once--;
+    }
+  g_mutex_unlock (&server->mutex);
+}
+
 static void
 respond (Connection *connection,
          const Request *request,
@@ -272,6 +321,7 @@ respond (Connection *connection,
 
   if (route->delay_ms > 0 && !server_sleep (connection->server, route->delay_ms))
     return;
+  count_answer (connection);
 
   g_string_append_printf (head, "HTTP/1.1 %u %s\r\n", status, reason_phrase (status));
   g_string_append (head, "Connection: close\r\n");
@@ -379,6 +429,7 @@ connection_thread (gpointer user_data)
         g_atomic_rc_box_acquire (route);
       g_ptr_array_add (server->requests, request);
       g_mutex_unlock (&server->mutex);
+      count_request (connection);
 
       if (route != NULL)
         {
@@ -391,6 +442,7 @@ connection_thread (gpointer user_data)
 
           respond (connection, request, &not_found);
         }
+      count_answer (connection);
     }
 
   g_io_stream_close (G_IO_STREAM (connection->stream), NULL, NULL);
@@ -403,11 +455,12 @@ connection_thread (gpointer user_data)
 static gpointer
 accept_thread (gpointer user_data)
 {
-  LwnTestServer *server = user_data;
+  Listener *listener = user_data;
+  LwnTestServer *server = listener->server;
 
   while (TRUE)
     {
-      GSocket *socket = g_socket_accept (server->listener, server->stopping, NULL);
+      GSocket *socket = g_socket_accept (listener->socket, server->stopping, NULL);
       Connection *connection;
 
       if (socket == NULL)
@@ -418,6 +471,7 @@ accept_thread (gpointer user_data)
 
       connection = g_new0 (Connection, 1);
       connection->server = server;
+      connection->listener = listener;
       connection->socket = socket;
       connection->deadline = g_get_monotonic_time () + CONNECTION_DEADLINE_USEC;
 
@@ -428,6 +482,100 @@ accept_thread (gpointer user_data)
     }
 
   return NULL;
+}
+
+static void
+listener_free (Listener *listener)
+{
+  if (listener->socket != NULL)
+    g_socket_close (listener->socket, NULL);
+  g_clear_object (&listener->socket);
+  g_free (listener);
+}
+
+/* Listens on 127.0.0.(@host + 1), on @port (0: a free one). */
+static Listener *
+listen_on (LwnTestServer *server,
+           guint host,
+           guint16 port,
+           GError **error)
+{
+  g_autofree char *ip = g_strdup_printf ("127.0.0.%u", host + 1);
+  g_autoptr (GInetAddress) loopback = g_inet_address_new_from_string (ip);
+  g_autoptr (GSocketAddress) address = g_inet_socket_address_new (loopback, port);
+  Listener *listener = g_new0 (Listener, 1);
+
+  listener->server = server;
+  listener->socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, error);
+  if (listener->socket == NULL || !g_socket_bind (listener->socket, address, TRUE, error)
+      || !g_socket_listen (listener->socket, error))
+    {
+      listener_free (listener);
+      return NULL;
+    }
+  return listener;
+}
+
+/**
+ * lwn_test_server_new_hosts:
+ * @n_hosts: how many hosts to answer as, from 1 to 254
+ * @error: return location for a #GError
+ *
+ * Starts a server on 127.0.0.1, 127.0.0.2 and so on (@n_hosts of them, on
+ * Linux all on the loopback device), on one free port, in its own threads.
+ * To a client each is another host. Paths without a route get 404.
+ *
+ * Returns: (transfer full) (nullable): the server, or %NULL when an address
+ *   cannot be listened on; free it with lwn_test_server_free()
+ */
+LwnTestServer *
+lwn_test_server_new_hosts (guint n_hosts,
+                           GError **error)
+{
+  g_autoptr (GSocketAddress) bound = NULL;
+  LwnTestServer *server;
+
+  g_return_val_if_fail (n_hosts >= 1 && n_hosts <= 254, NULL);
+
+  server = g_new0 (LwnTestServer, 1);
+  server->listeners = g_ptr_array_new_with_free_func ((GDestroyNotify) listener_free);
+  for (guint host = 0; host < n_hosts; host++)
+    {
+      Listener *listener = listen_on (server, host, server->port, error);
+
+      if (listener == NULL)
+        {
+          g_ptr_array_unref (server->listeners);
+          g_free (server);
+          return NULL;
+        }
+      g_ptr_array_add (server->listeners, listener);
+      if (host == 0)
+        {
+          bound = g_socket_get_local_address (listener->socket, error);
+          if (bound == NULL)
+            {
+              g_ptr_array_unref (server->listeners);
+              g_free (server);
+              return NULL;
+            }
+          server->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+        }
+    }
+
+  server->stopping = g_cancellable_new ();
+  g_mutex_init (&server->mutex);
+  server->routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) route_unref);
+  server->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
+  server->connection_threads = g_ptr_array_new ();
+  for (guint host = 0; host < n_hosts; host++)
+    {
+      Listener *listener = g_ptr_array_index (server->listeners, host);
+
+      listener->thread = g_thread_new ("lwn-test-server", accept_thread, listener);
+    }
+
+  return server;
 }
 
 /**
@@ -442,28 +590,9 @@ LwnTestServer *
 lwn_test_server_new (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr (GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
-  g_autoptr (GSocketAddress) bound = NULL;
-  LwnTestServer *server = g_new0 (LwnTestServer, 1);
+  LwnTestServer *server = lwn_test_server_new_hosts (1, &error);
 
-  server->listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
   g_assert_no_error (error);
-  g_socket_bind (server->listener, address, TRUE, &error);
-  g_assert_no_error (error);
-  g_socket_listen (server->listener, &error);
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (server->listener, &error);
-  g_assert_no_error (error);
-  server->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-
-  server->stopping = g_cancellable_new ();
-  g_mutex_init (&server->mutex);
-  server->routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) route_unref);
-  server->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
-  server->connection_threads = g_ptr_array_new ();
-  server->accept_thread = g_thread_new ("lwn-test-server", accept_thread, server);
-
   return server;
 }
 
@@ -478,9 +607,10 @@ void
 lwn_test_server_free (LwnTestServer *server)
 {
   g_cancellable_cancel (server->stopping);
-  g_thread_join (server->accept_thread);
+  for (guint i = 0; i < server->listeners->len; i++)
+    g_thread_join (((Listener *) g_ptr_array_index (server->listeners, i))->thread);
 
-  /* No new connection can start now that the accept thread is gone. */
+  /* No new connection can start now that the accept threads are gone. */
   for (guint i = 0; i < server->connection_threads->len; i++)
     g_thread_join (g_ptr_array_index (server->connection_threads, i));
 
@@ -489,8 +619,7 @@ lwn_test_server_free (LwnTestServer *server)
   g_hash_table_unref (server->routes);
   g_mutex_clear (&server->mutex);
   g_object_unref (server->stopping);
-  g_socket_close (server->listener, NULL);
-  g_object_unref (server->listener);
+  g_ptr_array_unref (server->listeners);
   g_free (server);
 }
 
@@ -553,7 +682,67 @@ char *
 lwn_test_server_dup_url (LwnTestServer *server,
                          const char *path)
 {
-  return g_strdup_printf ("http://127.0.0.1:%u%s", server->port, path);
+  return lwn_test_server_dup_host_url (server, 0, path);
+}
+
+/**
+ * lwn_test_server_dup_host_url:
+ * @server: a server
+ * @host: one of its hosts: 0 for 127.0.0.1, 1 for 127.0.0.2…
+ * @path: an absolute path, e.g. "/feed"
+ *
+ * Returns: (transfer full): the http URL of @path on that host of @server
+ */
+char *
+lwn_test_server_dup_host_url (LwnTestServer *server,
+                              guint host,
+                              const char *path)
+{
+  g_return_val_if_fail (host < server->listeners->len, NULL);
+
+  return g_strdup_printf ("http://127.0.0.%u:%u%s", host + 1, server->port, path);
+}
+
+/**
+ * lwn_test_server_get_max_at_once:
+ * @server: a server
+ *
+ * A request counts from its request line until its answer starts, after
+ * the route's delay: give the routes one to see requests overlap.
+ *
+ * Returns: the most requests @server had under way at the same time, on
+ *   all its hosts together
+ */
+guint
+lwn_test_server_get_max_at_once (LwnTestServer *server)
+{
+  guint max;
+
+  g_mutex_lock (&server->mutex);
+  max = server->max_at_once;
+  g_mutex_unlock (&server->mutex);
+  return max;
+}
+
+/**
+ * lwn_test_server_get_host_max_at_once:
+ * @server: a server
+ * @host: one of its hosts, as for lwn_test_server_dup_host_url()
+ *
+ * Returns: as lwn_test_server_get_max_at_once(), on that host alone
+ */
+guint
+lwn_test_server_get_host_max_at_once (LwnTestServer *server,
+                                      guint host)
+{
+  guint max;
+
+  g_return_val_if_fail (host < server->listeners->len, 0);
+
+  g_mutex_lock (&server->mutex);
+  max = ((Listener *) g_ptr_array_index (server->listeners, host))->max_at_once;
+  g_mutex_unlock (&server->mutex);
+  return max;
 }
 
 /**

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* A tiny HTTP/1.1 server on 127.0.0.1 that plays scripted responses for the C tests. */
+/* A tiny HTTP/1.1 server on 127.0.0.1 (and, for tests that need several hosts, on 127.0.0.2 and on) that plays
+ * scripted responses for the C tests, and counts how many requests it had at once. */
 #pragma once
 
 #include <gio/gio.h>
@@ -29,12 +30,20 @@ typedef struct
 } LwnTestRoute;
 
 LwnTestServer *lwn_test_server_new (void);
+LwnTestServer *lwn_test_server_new_hosts (guint n_hosts,
+                                          GError **error);
 void lwn_test_server_free (LwnTestServer *server);
 void lwn_test_server_add_route (LwnTestServer *server,
                                 const char *path,
                                 const LwnTestRoute *route);
 char *lwn_test_server_dup_url (LwnTestServer *server,
                                const char *path);
+char *lwn_test_server_dup_host_url (LwnTestServer *server,
+                                    guint host,
+                                    const char *path);
+guint lwn_test_server_get_max_at_once (LwnTestServer *server);
+guint lwn_test_server_get_host_max_at_once (LwnTestServer *server,
+                                            guint host);
 guint lwn_test_server_count_requests (LwnTestServer *server,
                                       const char *path);
 gint64 lwn_test_server_get_first_request_time (LwnTestServer *server,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests for the feeds followed: three local feeds that do not hold each other up, the migration of a
- * single-feed state and settings, and feeds added, moved and removed while they load. */
+ * single-feed state and settings, feeds added, moved and removed while they load, an OPML import, and the
+ * turns many feeds' requests take: a few at once, one at a time to a server. */
 
 #include "config.h"
 
@@ -10,10 +11,12 @@
 #include <gio/gsettingsbackend.h>
 #include <glib/gstdio.h>
 
+#include "lwn-cli.h"
 #include "lwn-feed-find.h"
 #include "lwn-feed-parser.h"
 #include "lwn-feed-set.h"
 #include "lwn-headline.h"
+#include "lwn-opml.h"
 #include "lwn-reader-private.h"
 #include "lwn-reader-settings.h"
 #include "lwn-scheduler-private.h"
@@ -114,20 +117,40 @@ wait_for_reader (LwnReader *reader,
     }
 }
 
-/* One feed answers at once with a thousand items, one fails, one is slow:
- * each gets its answer on its own and the first never waits for the slow
- * one; at the next start, each first polls a spread after the one before it. */
+/* The fixture's server, answering on @n_hosts hosts (127.0.0.1 and on); FALSE, the test skipped, when it cannot. */
+static gboolean
+serve_on_hosts (SetFixture *fixture,
+                guint n_hosts)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_clear_pointer (&fixture->server, lwn_test_server_free);
+  fixture->server = lwn_test_server_new_hosts (n_hosts, &error);
+  if (fixture->server == NULL)
+    {
+      g_autofree char *why = g_strdup_printf ("Cannot listen on 127.0.0.2 and on: %s", error->message);
+
+      g_test_skip (why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* One feed answers at once with a thousand items, one fails, one is slow,
+ * each on a server of its own: each gets its answer on its own and the
+ * first never waits for the slow one; at the next start, each first polls
+ * a spread after the one before it. */
 static void
 test_three_feeds (SetFixture *fixture,
                   gconstpointer data)
 {
-  g_autofree char *big = lwn_test_server_dup_url (fixture->server, "/big");
-  g_autofree char *dead = lwn_test_server_dup_url (fixture->server, "/dead");
-  g_autofree char *slow = lwn_test_server_dup_url (fixture->server, "/slow");
-  const LwnFeedSpec specs[] = {
-    { .url = big, .name = "Big", .notify = TRUE },
-    { .url = dead, .notify = TRUE },
-    { .url = slow, .name = "Slow", .notify = FALSE },
+  g_autofree char *big = NULL;
+  g_autofree char *dead = NULL;
+  g_autofree char *slow = NULL;
+  LwnFeedSpec specs[] = {
+    { .name = "Big", .notify = TRUE },
+    { .notify = TRUE },
+    { .name = "Slow", .notify = FALSE },
   };
   const char *const paths[] = { "/big", "/dead", "/slow" };
   LwnTestRoute dead_route = { .status = 503, .content_type = "text/plain", .body = "down" };
@@ -136,6 +159,12 @@ test_three_feeds (SetFixture *fixture,
   LwnReader *readers[3];
   gint64 deadline;
 
+  /* On one server, the slow feed's request would hold up the others' (one request at a time to a server). */
+  if (!serve_on_hosts (fixture, 3))
+    return;
+  specs[0].url = big = lwn_test_server_dup_host_url (fixture->server, 0, "/big");
+  specs[1].url = dead = lwn_test_server_dup_host_url (fixture->server, 1, "/dead");
+  specs[2].url = slow = lwn_test_server_dup_host_url (fixture->server, 2, "/slow");
   serve_items (fixture, "/big", 0, 1000, 0);
   lwn_test_server_add_route (fixture->server, "/dead", &dead_route);
   serve_items (fixture, "/slow", 5000, 5, 6000);
@@ -178,7 +207,7 @@ test_three_feeds (SetFixture *fixture,
     g_autofree char *slow_name = lwn_reader_dup_name (readers[2]);
 
     g_assert_cmpstr (big_name, ==, "Big");
-    g_assert_cmpstr (dead_name, ==, "127.0.0.1");
+    g_assert_cmpstr (dead_name, ==, "127.0.0.2");
     g_assert_cmpstr (slow_name, ==, "Slow");
   }
 
@@ -576,6 +605,77 @@ test_settings_default (void)
   g_assert_cmpstr (specs[0].name, ==, "LWN.net");
 }
 
+static void
+feeds_changed_cb (GSettings *settings,
+                  const char *key,
+                  guint *n_changed)
+{
+  (*n_changed)++;
+}
+
+/* An OPML list of 200 feeds imported into the settings of a running set. */
+static void
+test_settings_import (SetFixture *fixture,
+                      gconstpointer data)
+{
+  g_autoptr (GSettings) settings = memory_settings ();
+  g_autoptr (LwnReaderSettings) mapping = NULL;
+  g_autoptr (GPtrArray) feeds = g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_opml_feed_free);
+  g_autofree char *first = lwn_test_server_dup_url (fixture->server, "/first");
+  LwnOpmlImport import = { 0 };
+  guint n_changed = 0;
+  gint64 deadline;
+
+  g_test_summary ("An import of 200 feeds is one write of the feeds key, and the new feeds first poll a second "
+                  "apart in the list's order, the first at once");
+
+  serve_items (fixture, "/first", 1, 2, 0);
+  g_settings_set_value (settings, "feeds", g_variant_new_parsed ("[(%s, 'First', true)]", first));
+  make_set (fixture, first);
+  mapping = lwn_reader_settings_new (settings, fixture->set, first);
+  lwn_reader_settings_follow (mapping);
+  lwn_feed_set_start (fixture->set);
+  wait_for_reader (lwn_feed_set_get_reader (fixture->set, 0), "the first feed");
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/imported-%u", i);
+      g_autofree char *url = lwn_test_server_dup_url (fixture->server, path);
+      g_autofree char *title = g_strdup_printf ("Imported %u", i);
+
+      g_ptr_array_add (feeds, lwn_opml_feed_new (url, title, NULL));
+    }
+  g_signal_connect (settings, "changed::feeds", G_CALLBACK (feeds_changed_cb), &n_changed);
+  g_assert_true (lwn_reader_settings_import_feeds (settings, feeds, &import));
+  g_assert_cmpuint (import.added, ==, 200);
+
+  /* Every new feed has started its first poll's timer. */
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (TRUE)
+    {
+      guint n_polling = 0;
+
+      for (guint i = 1; i < lwn_feed_set_get_n_feeds (fixture->set); i++)
+        n_polling += lwn_feed_set_get_reader (fixture->set, i)->polling ? 1 : 0;
+      if (n_polling == 200)
+        break;
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_cmpuint (lwn_feed_set_get_n_feeds (fixture->set), ==, 201);
+  for (guint i = 0; i < 200; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (fixture->set, 1 + i);
+      g_autofree char *name = lwn_reader_dup_name (reader);
+      g_autofree char *title = g_strdup_printf ("Imported %u", i);
+
+      g_assert_cmpstr (name, ==, title);
+      g_assert_cmpuint (lwn_scheduler_get_first_delay (reader->scheduler), ==, i * LWN_FEED_SET_ADD_SPREAD_SECONDS);
+    }
+}
+
 /* Feeds added, moved and removed: those that stay keep their reading
  * model; a new one loads; one removed stops and saves what was read. */
 static void
@@ -807,6 +907,256 @@ test_gone_while_loading (SetFixture *fixture,
     }
 }
 
+/* Feeds each served after @delay_ms, on @n_hosts hosts of the server, @n_per_host on each. */
+static LwnFeedSpec *
+serve_many (SetFixture *fixture,
+            guint n_hosts,
+            guint n_per_host,
+            guint delay_ms,
+            GPtrArray *urls)
+{
+  LwnFeedSpec *specs = g_new0 (LwnFeedSpec, n_hosts * n_per_host);
+
+  for (guint i = 0; i < n_per_host; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+
+      serve_items (fixture, path, 10 * i, 2, delay_ms);
+      for (guint host = 0; host < n_hosts; host++)
+        {
+          char *url = lwn_test_server_dup_host_url (fixture->server, host, path);
+
+          g_ptr_array_add (urls, url);
+          /* Host after host, as a list sorted by title would mix them. */
+          specs[i * n_hosts + host] = (LwnFeedSpec){ .url = url, .notify = TRUE };
+        }
+    }
+  return specs;
+}
+
+static void
+wait_for_all (SetFixture *fixture)
+{
+  for (guint i = 0; i < lwn_feed_set_get_n_feeds (fixture->set); i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (fixture->set, i);
+
+      wait_for_reader (reader, lwn_reader_get_feed_url (reader));
+      g_assert_cmpint (lwn_reader_get_state (reader), ==, LWN_READER_STATE_READY);
+    }
+}
+
+/* A fresh start of many feeds of one server: never two requests to it at once. */
+static void
+test_polite_one_host (SetFixture *fixture,
+                      gconstpointer data)
+{
+  guint n_feeds = 40;
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  g_autofree LwnFeedSpec *specs = NULL;
+
+  g_test_summary ("A fresh start of 40 feeds on one server, each answered after 50 ms: the server never has two "
+                  "of their requests at once, and every feed loads");
+
+  specs = serve_many (fixture, 1, n_feeds, 50, urls);
+  make_set (fixture, specs[0].url);
+  lwn_feed_set_set_feeds (fixture->set, specs, n_feeds);
+  lwn_feed_set_start (fixture->set);
+  wait_for_all (fixture);
+
+  g_test_message ("At most %u requests at once", lwn_test_server_get_max_at_once (fixture->server));
+  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), ==, 1);
+  for (guint i = 0; i < n_feeds; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+
+      g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, path), ==, 1);
+    }
+}
+
+/* A fresh start of many feeds on six hosts: four requests at once at most, one per host. */
+static void
+test_polite_hosts (SetFixture *fixture,
+                   gconstpointer data)
+{
+  guint n_hosts = 6;
+  guint n_per_host = 10;
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  g_autofree LwnFeedSpec *specs = NULL;
+
+  g_test_summary ("A fresh start of 60 feeds on six hosts (127.0.0.1 to 127.0.0.6), each answered after 100 ms: "
+                  "at most four requests at once, never two to one host, and every feed loads");
+
+  if (!serve_on_hosts (fixture, n_hosts))
+    return;
+
+  specs = serve_many (fixture, n_hosts, n_per_host, 100, urls);
+  make_set (fixture, specs[0].url);
+  lwn_feed_set_set_feeds (fixture->set, specs, n_hosts * n_per_host);
+  lwn_feed_set_start (fixture->set);
+  wait_for_all (fixture);
+
+  g_test_message ("At most %u requests at once", lwn_test_server_get_max_at_once (fixture->server));
+  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), <=, LWN_FETCH_QUEUE_MAX_REQUESTS);
+  for (guint host = 0; host < n_hosts; host++)
+    {
+      g_test_message ("At most %u at once on 127.0.0.%u", lwn_test_server_get_host_max_at_once (fixture->server, host),
+                      host + 1);
+      g_assert_cmpuint (lwn_test_server_get_host_max_at_once (fixture->server, host), ==, 1);
+    }
+  for (guint i = 0; i < n_per_host; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+
+      g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, path), ==, n_hosts);
+    }
+}
+
+static LwnFetchQueue *
+set_queue (SetFixture *fixture)
+{
+  return lwn_feed_set_get_reader (fixture->set, 0)->fetch_queue;
+}
+
+/* Waits until one request is under way, on the server too, and the other
+ * feeds all wait for their turn. */
+static void
+wait_for_one_under_way (SetFixture *fixture,
+                        guint n_feeds)
+{
+  LwnFetchQueue *queue = set_queue (fixture);
+  gint64 deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (lwn_fetch_queue_get_n_waiting (queue) != n_feeds - 1 || lwn_fetch_queue_get_n_running (queue) != 1
+         || lwn_test_server_get_max_at_once (fixture->server) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+/* The feed whose request the server has. */
+static guint
+find_requested (SetFixture *fixture,
+                guint n_feeds)
+{
+  for (guint i = 0; i < n_feeds; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+
+      if (lwn_test_server_count_requests (fixture->server, path) > 0)
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+/* Feeds removed while they wait for their turn behind a slow request. */
+static void
+test_polite_removed (SetFixture *fixture,
+                     gconstpointer data)
+{
+  guint n_feeds = 6;
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  g_autofree LwnFeedSpec *specs = NULL;
+  LwnFeedSpec kept[2];
+  guint under_way;
+
+  g_test_summary ("Four of six feeds of one slow server are removed while they wait for their turn: they leave "
+                  "the queue at once and send nothing, and the feed kept waiting goes next");
+
+  specs = serve_many (fixture, 1, n_feeds, 1500, urls);
+  make_set (fixture, specs[0].url);
+  lwn_feed_set_set_feeds (fixture->set, specs, n_feeds);
+  lwn_feed_set_start (fixture->set);
+  wait_for_one_under_way (fixture, n_feeds);
+  under_way = find_requested (fixture, n_feeds);
+  kept[0] = specs[under_way];
+  kept[1] = specs[(under_way + 1) % n_feeds];
+
+  lwn_feed_set_set_feeds (fixture->set, kept, G_N_ELEMENTS (kept));
+  g_assert_cmpuint (lwn_fetch_queue_get_n_waiting (set_queue (fixture)), ==, 1);
+  wait_for_all (fixture);
+  for (guint i = 0; i < n_feeds; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+      gboolean is_kept = i == under_way || i == (under_way + 1) % n_feeds;
+
+      g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, path), ==, is_kept ? 1 : 0);
+    }
+  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), ==, 1);
+}
+
+/* The program quits while feeds wait for their turn behind a slow request. */
+static void
+test_polite_quit (SetFixture *fixture,
+                  gconstpointer data)
+{
+  guint n_feeds = 4;
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  g_autofree LwnFeedSpec *specs = NULL;
+  LwnFetchQueue *queue;
+  gint64 deadline;
+
+  g_test_summary ("The set shut down and dropped while one request is under way and three feeds wait: the waits "
+                  "leave the queue at once, the request ends, and the queue goes with its last turn");
+
+  specs = serve_many (fixture, 1, n_feeds, 1500, urls);
+  make_set (fixture, specs[0].url);
+  lwn_feed_set_set_feeds (fixture->set, specs, n_feeds);
+  lwn_feed_set_start (fixture->set);
+  wait_for_one_under_way (fixture, n_feeds);
+  queue = set_queue (fixture);
+  g_object_add_weak_pointer (G_OBJECT (queue), (gpointer *) &queue);
+
+  lwn_feed_set_shutdown (fixture->set);
+  g_assert_cmpuint (lwn_fetch_queue_get_n_waiting (queue), ==, 0);
+  g_clear_object (&fixture->set);
+  /* The cancelled request's turn ends once its worker has stopped. */
+  deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (queue != NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), ==, 1);
+}
+
+/* --print of several feeds of one server, in a subprocess that owns stdout. */
+static void
+test_polite_print (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (LwnTestServer) server = lwn_test_server_new ();
+      g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < 8; i++)
+        {
+          g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+          guint numbers[] = { i + 1 };
+          g_autofree char *body = make_feed (numbers, 1);
+          LwnTestRoute route = { .content_type = "application/rss+xml", .body = body, .delay_ms = 50 };
+
+          lwn_test_server_add_route (server, path, &route);
+          g_ptr_array_add (urls, lwn_test_server_dup_url (server, path));
+        }
+      g_ptr_array_add (urls, NULL);
+      g_assert_cmpint (lwn_cli_run (LWN_CLI_FORMAT_TEXT, (const char *const *) urls->pdata), ==, 0);
+      g_assert_cmpuint (lwn_test_server_get_max_at_once (server), ==, 1);
+      return;
+    }
+
+  g_test_summary ("--print of eight feeds of one server, each answered after 50 ms: one request to it at a "
+                  "time, and every feed printed in the order given");
+
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("# Test feed (http://127.0.0.1:*/feed-0)\n*"
+                             "# Test feed (http://127.0.0.1:*/feed-7)\nHeadline 8\t*");
+}
+
 typedef struct
 {
   const char *name;
@@ -963,8 +1313,18 @@ main (int argc,
               set_fixture_tear_down);
   g_test_add ("/feed-set/gone-while-loading", SetFixture, NULL, set_fixture_set_up, test_gone_while_loading,
               set_fixture_tear_down);
+  g_test_add ("/feed-set/polite/one-host", SetFixture, NULL, set_fixture_set_up, test_polite_one_host,
+              set_fixture_tear_down);
+  g_test_add ("/feed-set/polite/hosts", SetFixture, NULL, set_fixture_set_up, test_polite_hosts, set_fixture_tear_down);
+  g_test_add ("/feed-set/polite/removed-while-waiting", SetFixture, NULL, set_fixture_set_up, test_polite_removed,
+              set_fixture_tear_down);
+  g_test_add_func ("/feed-set/polite/print", test_polite_print);
+  g_test_add ("/feed-set/polite/quit-while-waiting", SetFixture, NULL, set_fixture_set_up, test_polite_quit,
+              set_fixture_tear_down);
   g_test_add_func ("/feed-set/settings/migration", test_settings_migration);
   g_test_add_func ("/feed-set/settings/default", test_settings_default);
+  g_test_add ("/feed-set/settings/import", SetFixture, NULL, set_fixture_set_up, test_settings_import,
+              set_fixture_tear_down);
   g_test_add ("/feed-set/find", SetFixture, NULL, set_fixture_set_up, test_find, set_fixture_tear_down);
   for (guint i = 0; i < G_N_ELEMENTS (html_cases); i++)
     {

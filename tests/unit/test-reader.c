@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests for LwnReader, the reading model, against a local HTTP server: new items across restarts,
- * read marks, moved feeds, 304/410/429, save failures, manual refreshes, the status line, and
- * announcements that no notification server showed before a restart. */
+ * read marks, moved feeds, 304/410/429, save failures, manual refreshes, the status line,
+ * announcements that no notification server showed before a restart, and waiting for a turn to send. */
 
 #include "config.h"
 
@@ -1012,6 +1012,106 @@ test_saver (Fixture *fixture,
   g_assert_false (done.first_run);
 }
 
+static gboolean
+slow_requested (Fixture *fixture)
+{
+  return lwn_test_server_count_requests (fixture->server, "/slow") >= fixture->want_requests;
+}
+
+static gboolean
+waits_for_turn (Fixture *fixture)
+{
+  return lwn_fetch_queue_get_n_waiting (fixture->reader->fetch_queue) == 1;
+}
+
+static void
+wait_for_slow (Fixture *fixture,
+               guint n_requests)
+{
+  fixture->want_requests = n_requests;
+  wait_until (fixture, slow_requested, "the slow feed's request");
+}
+
+/* Two feeds of one server share a queue, the other one answered slowly. */
+static void
+test_fetch_queue (Fixture *fixture,
+                  gconstpointer data)
+{
+  const guint numbers[] = { 2, 1 };
+  g_autoptr (LwnFetchQueue) queue = lwn_fetch_queue_new (LWN_FETCH_QUEUE_MAX_REQUESTS, LWN_FETCH_QUEUE_MAX_PER_HOST);
+  g_autofree char *slow_url = lwn_test_server_dup_url (fixture->server, "/slow");
+  g_autofree char *other_url = lwn_test_server_dup_url (fixture->server, "/other");
+  g_autofree char *slow_state = g_build_filename (fixture->state_dir, "slow", NULL);
+  g_autofree char *body = make_feed (numbers, G_N_ELEMENTS (numbers));
+  LwnTestRoute route = { .content_type = "application/rss+xml", .body = body, .delay_ms = 500 };
+  g_autoptr (LwnStore) slow_store = NULL;
+  g_autoptr (LwnReader) slow = NULL;
+  g_autoptr (GError) error = NULL;
+  guint n_feed;
+
+  g_test_summary ("A feed whose server is busy with another feed's request waits for its turn and counts as "
+                  "refreshing meanwhile, shown at once when the person asks; switched to another address while "
+                  "it waits, it waits again for that one; dropped while it waits, it leaves the queue at once and "
+                  "sends nothing");
+
+  serve (fixture, numbers, G_N_ELEMENTS (numbers), NULL);
+  lwn_test_server_add_route (fixture->server, "/slow", &route);
+  lwn_test_server_add_route (fixture->server, "/other", &route);
+  slow_store = lwn_store_new (slow_state, fixture->cache_dir);
+  g_assert_true (lwn_store_load (slow_store, &error));
+  slow = lwn_reader_new (slow_store, slow_url);
+  lwn_reader_set_notify (slow, FALSE);
+  lwn_reader_set_fetch_queue (slow, queue);
+  lwn_reader_set_fetch_queue (fixture->reader, queue);
+
+  lwn_reader_start (slow);
+  wait_for_slow (fixture, 1);
+  lwn_reader_start (fixture->reader);
+  wait_until (fixture, waits_for_turn, "the feed to wait for its turn");
+  g_assert_true (lwn_reader_get_loading (fixture->reader));
+  lwn_reader_refresh (fixture->reader);
+  g_assert_true (lwn_reader_get_refreshing (fixture->reader));
+  g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, FEED_PATH), ==, 0);
+  wait_until (fixture, is_ready, "the feed, after the slow one");
+  g_assert_cmpint (lwn_reader_get_state (slow), ==, LWN_READER_STATE_READY);
+  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), ==, 1);
+
+  /* Another address while it waits: the old wait goes, and the new address waits in its place. */
+  lwn_reader_refresh_due (slow);
+  wait_for_slow (fixture, 2);
+  lwn_reader_refresh_due (fixture->reader);
+  g_assert_cmpuint (lwn_fetch_queue_get_n_waiting (queue), ==, 1);
+  lwn_reader_set_feed_url (fixture->reader, other_url);
+  g_assert_cmpuint (lwn_fetch_queue_get_n_waiting (queue), ==, 1);
+  wait_until (fixture, is_ready, "the other address");
+  g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, FEED_PATH), ==, 1);
+  g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, "/other"), ==, 1);
+
+  /* Dropped while it waits. */
+  lwn_reader_refresh_due (slow);
+  wait_for_slow (fixture, 3);
+  lwn_reader_refresh_due (fixture->reader);
+  g_assert_cmpuint (lwn_fetch_queue_get_n_waiting (queue), ==, 1);
+  n_feed = lwn_test_server_count_requests (fixture->server, "/other");
+  g_clear_object (&fixture->reader);
+  g_assert_cmpuint (lwn_fetch_queue_get_n_waiting (queue), ==, 0);
+  {
+    gint64 deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+
+    while (lwn_reader_get_loading (slow))
+      {
+        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+      }
+  }
+  settle ();
+  g_assert_cmpuint (lwn_test_server_count_requests (fixture->server, "/other"), ==, n_feed);
+  g_assert_cmpuint (lwn_fetch_queue_get_n_running (queue), ==, 0);
+  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), ==, 1);
+  lwn_reader_shutdown (slow);
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1044,6 +1144,7 @@ main (int argc,
   ADD ("/reader/switch-feed", test_switch_feed);
   ADD ("/reader/switch-feed/back-off", test_switch_feed_back_off);
   ADD ("/reader/saver", test_saver);
+  ADD ("/reader/fetch-queue", test_fetch_queue);
 #undef ADD
 
   return g_test_run ();
