@@ -23,6 +23,9 @@
 #define KRUNNER_POSSIBLE_MATCH 30
 /* Characters of a summary's start in a result. */
 #define SUMMARY_CHARS 90
+/* How long a search waits for the feeds' first headlines, when the search
+ * itself started the applet: the saved copies take a moment to read. */
+#define FIRST_LOAD_WAIT_MS 3000
 
 static const char introspection_xml[] = "<node>"
                                         "  <interface name='org.gnome.Shell.SearchProvider2'>"
@@ -82,6 +85,8 @@ typedef struct
   GCancellable *cancellable;
   ReplyKind kind;
   char *queue; /* the caller and interface: a newer search there replaces this one */
+  char **terms;
+  char **within; /* NULL: every headline */
 } Request;
 
 struct _LwnSearchProvider
@@ -94,6 +99,9 @@ struct _LwnSearchProvider
   guint shell_id;
   guint krunner_id;
   GHashTable *requests; /* queue → Request*, the newest of each caller */
+  GPtrArray *waiting;   /* Request*, owned, for the feeds' first headlines */
+  guint wait_id;
+  gulong feeds_changed_id;
 };
 
 G_DEFINE_FINAL_TYPE (LwnSearchProvider, lwn_search_provider, G_TYPE_OBJECT)
@@ -135,6 +143,8 @@ request_free (Request *request)
   g_clear_object (&request->invocation);
   g_clear_object (&request->cancellable);
   g_free (request->queue);
+  g_strfreev (request->terms);
+  g_strfreev (request->within);
   g_free (request);
 }
 
@@ -258,6 +268,71 @@ search_done_cb (GObject *source,
   request_free (request);
 }
 
+/* Whether every feed has headlines, or has failed to get any: a search
+ * before then would miss what a moment later it finds. */
+static gboolean
+feeds_settled (LwnSearchProvider *self)
+{
+  for (guint i = 0; i < lwn_feed_set_get_n_feeds (self->feeds); i++)
+    if (lwn_reader_get_state (lwn_feed_set_get_reader (self->feeds, i)) == LWN_READER_STATE_LOADING)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+launch_search (LwnSearchProvider *self,
+               Request *request)
+{
+  lwn_headline_search_async (self->feeds, (const char *const *) request->terms,
+                             (const char *const *) request->within, LWN_HEADLINE_SEARCH_MAX, request->cancellable,
+                             search_done_cb, request);
+}
+
+static void
+stop_waiting (LwnSearchProvider *self)
+{
+  g_clear_handle_id (&self->wait_id, g_source_remove);
+  if (self->feeds_changed_id != 0)
+    g_clear_signal_handler (&self->feeds_changed_id, self->feeds);
+}
+
+/* The waiting searches start: the feeds are ready, or waited for long enough. */
+static void
+launch_waiting (LwnSearchProvider *self)
+{
+  g_autoptr (GPtrArray) waiting = g_steal_pointer (&self->waiting);
+
+  self->waiting = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
+  stop_waiting (self);
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      Request *request = g_ptr_array_index (waiting, i);
+
+      /* Replaced meanwhile: answered already. */
+      if (request->invocation == NULL)
+        continue;
+      launch_search (self, g_ptr_array_steal_index (waiting, i--));
+    }
+}
+
+static gboolean
+wait_timed_out_cb (gpointer user_data)
+{
+  LwnSearchProvider *self = user_data;
+
+  self->wait_id = 0;
+  launch_waiting (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+feeds_changed_cb (LwnFeedSet *feeds,
+                  LwnSearchProvider *self)
+{
+  if (feeds_settled (self))
+    launch_waiting (self);
+}
+
 static void
 start_search (LwnSearchProvider *self,
               GDBusMethodInvocation *invocation,
@@ -279,6 +354,8 @@ start_search (LwnSearchProvider *self,
   request->invocation = g_object_ref (invocation);
   request->cancellable = g_cancellable_new ();
   request->kind = kind;
+  request->terms = g_strdupv ((char **) terms);
+  request->within = within != NULL ? g_strdupv ((char **) within) : NULL;
   request->queue = g_strconcat (g_dbus_method_invocation_get_sender (invocation) != NULL
                                     ? g_dbus_method_invocation_get_sender (invocation)
                                     : "",
@@ -288,8 +365,18 @@ start_search (LwnSearchProvider *self,
   if (older != NULL)
     request_abandon (older);
   g_hash_table_insert (self->requests, g_strdup (request->queue), request);
-  lwn_headline_search_async (self->feeds, terms, within, LWN_HEADLINE_SEARCH_MAX, request->cancellable, search_done_cb,
-                             request);
+
+  if (feeds_settled (self))
+    {
+      launch_search (self, request);
+      return;
+    }
+  g_ptr_array_add (self->waiting, request);
+  if (self->wait_id == 0)
+    {
+      self->wait_id = g_timeout_add (FIRST_LOAD_WAIT_MS, wait_timed_out_cb, self);
+      self->feeds_changed_id = g_signal_connect (self->feeds, "changed", G_CALLBACK (feeds_changed_cb), self);
+    }
 }
 
 static GVariant *
@@ -452,6 +539,9 @@ lwn_search_provider_dispose (GObject *object)
   lwn_search_provider_unregister (self);
   if (self->requests != NULL)
     abandon_all (self);
+  if (self->feeds != NULL)
+    stop_waiting (self);
+  g_clear_pointer (&self->waiting, g_ptr_array_unref);
   g_clear_pointer (&self->requests, g_hash_table_unref);
   g_clear_object (&self->feeds);
 
@@ -499,6 +589,7 @@ lwn_search_provider_init (LwnSearchProvider *self)
 {
   self->enabled = TRUE;
   self->requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, request_abandon_and_free);
+  self->waiting = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
 }
 
 /**
@@ -585,6 +676,14 @@ lwn_search_provider_set_feeds (LwnSearchProvider *self,
 {
   g_return_if_fail (LWN_IS_SEARCH_PROVIDER (self));
 
+  if (self->feeds == feeds)
+    return;
+  if (self->feeds != NULL)
+    {
+      stop_waiting (self);
+      abandon_all (self);
+      g_ptr_array_set_size (self->waiting, 0);
+    }
   g_set_object (&self->feeds, feeds);
 }
 

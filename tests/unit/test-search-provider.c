@@ -367,6 +367,52 @@ test_provider_replaced_and_gone (SearchFixture *fixture,
   g_dbus_connection_close_sync (server, NULL, NULL);
 }
 
+static void
+test_provider_waits_for_first_load (SearchFixture *fixture,
+                                    gconstpointer data)
+{
+  g_autoptr (GDBusConnection) server = NULL;
+  g_autoptr (GDBusConnection) connection = NULL;
+  g_autoptr (LwnSearchProvider) provider = lwn_search_provider_new ();
+  g_autoptr (LwnFeedSet) set = NULL;
+  g_autofree char *slow_url = lwn_test_server_dup_url (fixture->server, "/slow");
+  g_autofree char *state = g_build_filename (fixture->root, "slow-state", NULL);
+  g_autofree char *cache = g_build_filename (fixture->root, "slow-cache", NULL);
+  g_autofree char *body = NULL;
+  const guint numbers[] = { 777001, 777002 };
+  LwnTestRoute route = { .content_type = "application/rss+xml", .delay_ms = 500 };
+  g_autoptr (GError) error = NULL;
+  GVariant *reply = NULL;
+
+  g_test_summary ("A search that comes while the feeds load, as when the search itself started the applet, "
+                  "waits for their first headlines and finds them");
+
+  body = make_feed (numbers, G_N_ELEMENTS (numbers));
+  route.body = body;
+  lwn_test_server_add_route (fixture->server, "/slow", &route);
+  set = lwn_feed_set_new (state, cache, slow_url);
+  lwn_feed_set_set_notify (set, FALSE);
+  lwn_feed_set_set_feeds (set, &(LwnFeedSpec){ .url = slow_url, .name = "Slow", .notify = TRUE }, 1);
+  lwn_feed_set_start (set);
+
+  make_pair (&server, &connection);
+  lwn_search_provider_set_feeds (provider, set);
+  g_assert_true (lwn_search_provider_register (provider, server, SHELL_PATH, KRUNNER_PATH, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (lwn_reader_get_state (lwn_feed_set_get_reader (set, 0)), ==, LWN_READER_STATE_LOADING);
+  call_async (connection, SHELL_PATH, SHELL_IFACE, "GetInitialResultSet", g_variant_new_parsed ("(['777002'],)"),
+              "(as)", &reply);
+  wait_replies (&reply, 1);
+  g_assert_cmpuint (n_results (reply), ==, 1);
+  g_variant_unref (reply);
+
+  lwn_search_provider_unregister (provider);
+  g_dbus_connection_close_sync (connection, NULL, NULL);
+  g_dbus_connection_close_sync (server, NULL, NULL);
+  lwn_feed_set_shutdown (set);
+  settle ();
+}
+
 int
 main (int argc,
       char *argv[])
@@ -385,6 +431,8 @@ main (int argc,
   g_test_add ("/headline-search/outlives-set", SearchFixture, NULL, fixture_up, test_outlives_set, fixture_down);
   g_test_add ("/search-provider/replaced-and-gone", SearchFixture, NULL, fixture_up, test_provider_replaced_and_gone,
               fixture_down);
+  g_test_add ("/search-provider/waits-for-first-load", SearchFixture, NULL, fixture_up,
+              test_provider_waits_for_first_load, fixture_down);
   status = g_test_run ();
   return status;
 }
