@@ -214,9 +214,12 @@ class Shell:
     manager. size is the virtual monitor's (width, height); appindicator says whether
     the AppIndicator extension (the tray) is on; logs is where the session's logs go."""
 
-    def __init__(self, size=(1280, 800), *, appindicator=True, logs=None):
+    def __init__(self, size=(1280, 800), *, appindicator=True, logs=None, data_dirs=()):
         self.size = size
         self.appindicator = appindicator
+        # Folders the shell and its buses look in before the system's, as a package's
+        # files in /usr/share are seen (search providers, D-Bus services, launchers).
+        self.data_dirs = list(data_dirs)
         self.tag = "%s=%d-%s" % (TAG_KEY, os.getpid(), uuid.uuid4().hex)
         self.root = tempfile.mkdtemp(prefix="lwn-desktop-")
         self.logs = logs or os.path.join(self.root, "logs")
@@ -300,6 +303,8 @@ class Shell:
             "DBUS_SYSTEM_BUS_ADDRESS": self.system_address,
             **self.dirs,
         }
+        if self.data_dirs:
+            self.env["XDG_DATA_DIRS"] = ":".join(self.data_dirs + ["/usr/local/share", "/usr/share"])
         self.recorder = e2e.UrlRecorder(self.root, self.dirs["XDG_DATA_HOME"], self.dirs["XDG_CONFIG_HOME"])
 
         config = os.path.join(self.root, "system-bus.conf")

@@ -11,12 +11,19 @@ no-tray: with no extension (no StatusNotifierWatcher), the applet runs on with n
 critical and no warning, posts one notice after its grace period, with a Show Headlines
 action that brings up the headlines window, and so does a second `lwn-tray --show`.
 
-Usage: test-gnome-shell.py tray|no-tray PATH-TO-lwn-tray [LOG-FOLDER]
+search: with the applet's search provider file, launcher and D-Bus service file in the
+session's data folder and the applet not running, the shell loads the provider; words
+typed in the overview start the applet through D-Bus, and the shell's own result list
+shows LWN's matching headlines; choosing one opens its article and reads it; "launch
+search" opens the headlines window.
+
+Usage: test-gnome-shell.py tray|no-tray|search PATH-TO-lwn-tray [LOG-FOLDER]
 Each mode writes its sessions' logs, and a screenshot of each failed step, to
 LOG-FOLDER/MODE (meson gives build/meson-logs/desktop)."""
 
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -29,8 +36,10 @@ import lwn_e2e as e2e
 import lwn_gnome as gnome
 from gi.repository import GLib
 
-MODES = ("tray", "no-tray")
+MODES = ("tray", "no-tray", "search")
 APP_ID = e2e.APP_ID
+SEARCH_PROVIDER_FILE = APP_ID + ".search-provider.ini"
+PROVIDER_ID = APP_ID + ".desktop"
 HEADLINE_CATEGORIES = ("x-lwn-tray.headline", "x-lwn-tray.reminder")
 HEADLINE = re.compile(r"Headline number (\d+)$")
 FIRST_ARTICLE = 940001
@@ -88,11 +97,11 @@ class Session:
         self.server.set_items(article_feed())
         self.runs = 0
 
-    def start_shell(self, size, appindicator):
+    def start_shell(self, size, appindicator, data_dirs=()):
         if self.shell is not None:
             self.stop_shell()
         name = "%s-%dx%d" % ("tray" if appindicator else "no-tray", *size)
-        shell = gnome.Shell(size, appindicator=appindicator, logs=os.path.join(self.logs, name))
+        shell = gnome.Shell(size, appindicator=appindicator, logs=os.path.join(self.logs, name), data_dirs=data_dirs)
         # Listed before it starts, so that a stop while it starts ends its processes too.
         self.shells.append(shell)
         try:
@@ -473,6 +482,147 @@ NO_TRAY_STEPS = [
 ]
 
 
+# The overview's search ---------------------------------------------------------------
+
+SEARCH_RESULTS = "Main.overview._overview.controls._searchController._searchResults"
+
+
+def install_search_files(s, folder):
+    """The provider file, the launcher it names and the D-Bus service file, in folder
+    as a package has them in /usr/share. The service runs a script, written once the
+    session is up (write_start_script), that starts the build tree's applet."""
+    source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    build_data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(s.binary))), "data")
+    providers = os.path.join(folder, "gnome-shell", "search-providers")
+    os.makedirs(providers)
+    shutil.copy(os.path.join(source, "data", "search", SEARCH_PROVIDER_FILE), providers)
+    applications = os.path.join(folder, "applications")
+    os.makedirs(applications)
+    shutil.copy(os.path.join(build_data, PROVIDER_ID), applications)
+    services = os.path.join(folder, "dbus-1", "services")
+    os.makedirs(services)
+    with open(os.path.join(services, APP_ID + ".service"), "w") as f:
+        f.write("[D-BUS Service]\nName=%s\nExec=%s\n" % (APP_ID, os.path.join(folder, "start-lwn-tray")))
+
+
+def write_start_script(s, folder):
+    """The bus starts services with its own environment: the script gives the applet
+    the session's, as gnome-session's activation environment would, and the feed."""
+    env = dict(s.shell.applet_env(), G_DEBUG="fatal-criticals")
+    script = os.path.join(folder, "start-lwn-tray")
+    with open(script, "w") as f:
+        f.write(
+            "#!/bin/sh\nexec env -i %s %s --feed-url %s --interval 3600\n"
+            % (
+                " ".join(shlex.quote("%s=%s" % item) for item in sorted(env.items())),
+                shlex.quote(s.binary),
+                shlex.quote(s.server.url),
+            )
+        )
+    os.chmod(script, 0o755)
+
+
+def remote_providers(s):
+    return s.shell.eval_quiet("%s._providers.map(p => p.id)" % SEARCH_RESULTS) or []
+
+
+def shown_results(s):
+    """What the shell's own result list shows for the applet's provider: (id, name,
+    description) of each visible row, or None while the provider shows none."""
+    return s.shell.eval_quiet(
+        "const p = %s._providers.find(p => p.id === '%s');"
+        "p && p.display && p.display.visible ? p.display._content.get_children().filter(c => c.visible)"
+        ".map(c => [c.metaInfo.id, c.metaInfo.name, c.metaInfo.description]) : null" % (SEARCH_RESULTS, PROVIDER_ID)
+    )
+
+
+def search_ready(s):
+    folder = os.path.join(s.logs, "share")
+    shutil.rmtree(folder, ignore_errors=True)
+    install_search_files(s, folder)
+    s.start_shell((1280, 800), appindicator=False, data_dirs=[folder])
+    write_start_script(s, folder)
+    s.shell.wait(lambda: PROVIDER_ID in remote_providers(s), "the shell to load the applet's search provider")
+
+
+def test_search_provider_loaded(s):
+    """The shell loads the provider from its file, before the applet runs."""
+    search_ready(s)
+    assert s.shell.name_owner(APP_ID) is None, "the applet runs already"
+
+
+def test_search_shows_headlines(s):
+    """Words typed in the overview start the applet through D-Bus, and the shell's own
+    result list shows the matching headlines, newest first, each with its feed's name."""
+    s.shell.eval("Main.overview.show(); true")
+    s.shell.wait(lambda: s.shell.eval("Main.overview.visible && !Main.overview.animationInProgress"), "the overview")
+    s.shell.eval("Main.overview.searchEntry.set_text('headline number 94000'); true")
+    results = settled(s, lambda: shown_results(s) or None, "the applet's headlines among the search results")
+    s.applet_name = s.shell.name_owner(APP_ID)
+    assert s.applet_name, "the applet does not own its name"
+    (pid,) = s.shell.bus.call(
+        "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+        GLib.Variant("(s)", (s.applet_name,)), "(u)",
+    )
+    s.applet_pid = pid
+    names = [name for _id, name, _description in results]
+    assert names and all(HEADLINE.search(name) for name in names), results
+    # 940001 to 940009 match; the feed's dates grow with the number.
+    assert names[0] == "Headline number %d" % (FIRST_ARTICLE + 8), "newest first: %r" % names
+    assert all(description.startswith("LWN.net · unread") for _id, _name, description in results), results
+    picture = os.path.join(s.logs, "search.png")
+    assert s.shell.screenshot(picture), "no screenshot"
+    print("# %d results shown, the first %r; the screen in %s" % (len(results), names[0], picture))
+
+
+def test_search_activates(s):
+    """A result chosen, as a click on it does, opens its full article and reads it."""
+    key, name, _description = shown_results(s)[0]
+    number = int(HEADLINE.search(name).group(1))
+    s.shell.eval(
+        "const p = %s._providers.find(p => p.id === '%s'); p.activateResult('%s', ['headline']); true"
+        % (SEARCH_RESULTS, PROVIDER_ID, key.replace("\\", "\\\\").replace("'", "\\'"))
+    )
+    s.shell.wait(lambda: article_url(number) in s.shell.recorder.urls(), "the article opened")
+    assert s.shell.recorder.urls() == [article_url(number)], s.shell.recorder.urls()
+
+
+def test_search_launch(s):
+    """"Launch search", the provider's icon clicked, opens the headlines window."""
+    s.shell.eval("Main.overview.hide(); true")
+    s.shell.eval(
+        "const p = %s._providers.find(p => p.id === '%s'); p.launchSearch(['headline']); true"
+        % (SEARCH_RESULTS, PROVIDER_ID)
+    )
+
+    def window():
+        for win in s.shell.windows():
+            if win["app_id"] == APP_ID and win["pid"] == s.applet_pid and win["showing"] and win["width"] > 0:
+                return win
+        return None
+
+    win = s.shell.wait(window, "the headlines window after launch search")
+    print("# %r, %dx%d" % (win["title"], win["width"], win["height"]))
+
+
+def test_search_clean_end(s):
+    """Nothing critical or warned by the applet the bus started; SIGTERM ends it with 0."""
+    # The bus's log holds what every service it started said; the applet's lines name it.
+    bad = [line for line in bad_log_lines(s.shell.log("session-bus")) if "lwn-tray" in line]
+    assert not bad, "the applet logged:\n" + "\n".join(bad)
+    os.kill(s.applet_pid, signal.SIGTERM)
+    s.shell.wait(lambda: s.shell.name_owner(APP_ID) is None, "the applet to end on SIGTERM")
+
+
+SEARCH_STEPS = [
+    ("search: the shell loads the applet's search provider", test_search_provider_loaded),
+    ("search: words in the overview start the applet and show its headlines", test_search_shows_headlines),
+    ("search: a result chosen opens its article", test_search_activates),
+    ("search: launch search opens the headlines window", test_search_launch),
+    ("search: no critical, no warning; SIGTERM ends it", test_search_clean_end),
+]
+
+
 # Running ---------------------------------------------------------------------------
 
 
@@ -537,7 +687,8 @@ def main():
     session = Session(binary, logs)
     gnome.install_stop_handlers(BUDGET, lambda: list(session.shells))
     try:
-        return run_steps(TRAY_STEPS if mode == "tray" else NO_TRAY_STEPS, session)
+        steps = {"tray": TRAY_STEPS, "no-tray": NO_TRAY_STEPS, "search": SEARCH_STEPS}[mode]
+        return run_steps(steps, session)
     finally:
         signal.alarm(0)
         session.close()
