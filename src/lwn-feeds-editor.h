@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The feeds part of the preferences: the feeds followed, added by address, moved, removed with undo, and OPML in and out. */
+/* The feeds part of the preferences: the feeds followed, searched, added by address, moved, removed one or many at a time with undo, and OPML in and out. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -19,6 +19,7 @@ void        lwn_feeds_editor_set_settings (LwnFeedsEditor *self,
                                            GSettings      *settings);
 void        lwn_feeds_editor_set_locked   (LwnFeedsEditor *self,
                                            const char     *reason);
+void        lwn_feeds_editor_search       (LwnFeedsEditor *self);
 const char *lwn_feeds_editor_url_problem  (const char     *text);
 /* clang-format on */
 

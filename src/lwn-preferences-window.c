@@ -54,6 +54,7 @@ static GParamSpec *properties[N_PROPS];
 enum
 {
   SIGNAL_CLOSE,
+  SIGNAL_SEARCH,
   N_SIGNALS
 };
 
@@ -276,6 +277,12 @@ lwn_preferences_window_close (LwnPreferencesWindow *self)
 }
 
 static void
+lwn_preferences_window_search (LwnPreferencesWindow *self)
+{
+  lwn_feeds_editor_search (self->feeds_editor);
+}
+
+static void
 lwn_preferences_window_constructed (GObject *object)
 {
   LwnPreferencesWindow *self = LWN_PREFERENCES_WINDOW (object);
@@ -396,9 +403,20 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
                                                       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
                                                       G_CALLBACK (lwn_preferences_window_close),
                                                       NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * LwnPreferencesWindow::search:
+   *
+   * A keybinding signal (Ctrl+F) that shows the search of the feeds and
+   * focuses it.
+   */
+  signals[SIGNAL_SEARCH] = g_signal_new_class_handler ("search", G_TYPE_FROM_CLASS (klass),
+                                                       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+                                                       G_CALLBACK (lwn_preferences_window_search),
+                                                       NULL, NULL, NULL, G_TYPE_NONE, 0);
   binding_set = gtk_binding_set_by_class (klass);
   gtk_binding_entry_add_signal (binding_set, GDK_KEY_Escape, 0, "close", 0);
   gtk_binding_entry_add_signal (binding_set, GDK_KEY_w, GDK_CONTROL_MASK, "close", 0);
+  gtk_binding_entry_add_signal (binding_set, GDK_KEY_f, GDK_CONTROL_MASK, "search", 0);
 
   g_type_ensure (LWN_TYPE_FEEDS_EDITOR);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lwntray/LwnTray/lwn-preferences-window.ui");

@@ -73,6 +73,7 @@ KEYSYMS = {
     "F10": 0xFFC7,
     "Menu": 0xFF67,
     "r": 0x0072,
+    "l": 0x006C,
     "w": 0x0077,
 }
 MODIFIERS = {"Shift": 1 << 0, "Control": 1 << 2, "Alt": 1 << 3}

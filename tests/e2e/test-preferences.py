@@ -4,12 +4,17 @@
 reader user would: opened from the tray menu, every control named, reachable with Tab,
 changes applied at once and followed by the menu, changes made elsewhere shown, the
 custom feed address checked as typed, Start at login in step with the menu, and the
-window closed with Escape or Ctrl+W."""
+window closed with Escape or Ctrl+W. A list of two hundred feeds opens with a row made
+once for each, keeps its rows while feeds change, is searched, and loses many feeds in
+one write, the feeds of an OPML import among them, with an Undo that puts them back."""
 
 import os
 import re
 import sys
 import time
+from xml.sax.saxutils import quoteattr
+
+from gi.repository import GLib
 
 import lwn_atspi as atspi
 import lwn_e2e as e2e
@@ -405,6 +410,338 @@ def test_overrides(s):
     applet.assert_alive()
 
 
+# A long list ------------------------------------------------------------------
+
+# Names of the kind people follow; each is in the long list five times, numbered. Two
+# are found by words only their address has ("kdist"), or only with the accents and
+# case set aside ("SECURITE").
+LONG_LIST_NAMES = [
+    ("Debian Security Advisories", "security/dsa"),
+    ("Planet GNOME", "planet-gnome/atom.xml"),
+    ("Phoronix", "phoronix/rss.php"),
+    ("Planet KDE", "planet-kde/atom.xml"),
+    ("Kernel.org releases", "feeds/kdist.xml"),
+    ("Fedora Magazine", "fedora-magazine/feed"),
+    ("Ubuntu Security Notices", "ubuntu/notices.xml"),
+    ("Hacker News", "hn/rss"),
+    ("Ars Technica", "arstechnica/index"),
+    ("Planet Debian", "planet-debian/rss20.xml"),
+    ("This Week in GNOME", "twig/index.xml"),
+    ("Rust Blog", "rust/feed.xml"),
+    ("Python Insider", "python-insider/posts"),
+    ("OpenBSD Journal", "undeadly/rss"),
+    ("Arch Linux News", "archlinux/news"),
+    ("Mozilla Hacks", "mozilla-hacks/feed"),
+    ("Schneier on Security", "schneier/atom"),
+    ("Le Monde Informatique \u2014 S\u00e9curit\u00e9", "lmi/securite"),
+    ("GNOME Discourse", "discourse/latest.rss"),
+    ("KDE Announcements", "kde/announcements.rss"),
+    ("Linux Foundation", "linuxfoundation/feed"),
+    ("LibreOffice Blog", "libreoffice/feed"),
+    ("GIMP News", "gimp/feeds/atom.xml"),
+    ("Inkscape News", "inkscape/news.rss"),
+    ("Blender Developers", "blender/dev.rss"),
+    ("Thunderbird Blog", "thunderbird/feed"),
+    ("Firefox Nightly", "nightly/feed"),
+    ("Chromium Blog", "chromium/posts"),
+    ("Postgres Weekly", "postgres/weekly.rss"),
+    ("SQLite Releases", "sqlite/releases.rss"),
+    ("curl Changes", "curl/changes.rss"),
+    ("systemd Releases", "systemd/releases.atom"),
+    ("Mesa Releases", "mesa/releases.rss"),
+    ("Wine HQ News", "winehq/news.rss"),
+    ("Flathub New Apps", "flathub/new.rss"),
+    ("Debian Micronews", "micronews/feeds/atom.xml"),
+    ("Ubuntu Blog", "ubuntu/blog.rss"),
+    ("openSUSE News", "opensuse/news.rss"),
+    ("Alpine Linux News", "alpine/atom.xml"),
+    ("NixOS Weekly", "nixos/weekly.rss"),
+]
+LONG_LIST_COPIES = 5
+
+
+def long_list(s):
+    """Two hundred (url, name, notify) feeds: the scenario's own feed first, then
+    others on its server, which fail quietly as unreachable feeds do."""
+    feeds = [(s.server.url, "LWN.net", True)]
+    for copy in range(LONG_LIST_COPIES):
+        for name, path in LONG_LIST_NAMES:
+            shown = name if copy == 0 else "%s %d" % (name, copy + 1)
+            feeds.append(("http://127.0.0.1:%d/%s/%d" % (s.server.port, path, copy + 1), shown, copy % 2 == 0))
+    return feeds[:200]
+
+
+def feeds_text(feeds):
+    return GLib.Variant("a(ssb)", feeds).print_(False)
+
+
+def feeds_value(s):
+    return GLib.Variant.parse(GLib.VariantType.new("a(ssb)"), feeds_setting(s), None, None).unpack()
+
+
+def set_feeds(s, feeds):
+    s.gsettings("set", SCHEMA, "feeds", feeds_text(feeds))
+
+
+def log_lines(applet, prefix):
+    """The applet's debug messages that start with prefix."""
+    messages = re.findall(r"lwn-tray-DEBUG: [0-9:.]+: (.*)", applet.log())
+    return [message for message in messages if message.startswith(prefix)]
+
+
+def start_with_feeds(s, feeds):
+    """Starts the applet on feeds from the settings and opens the preferences;
+    returns (applet, window, the list of feeds)."""
+    set_feeds(s, feeds)
+    s.server.set_items(items(3))
+    applet = s.start(use_settings=True)
+    menu = applet.menu()
+    app, window = open_preferences(s, applet, menu)
+    feed_list = window.wait_find(role=Role.LIST_BOX, name="Feeds followed", showing_only=True)
+    e2e.wait_for(lambda: len(feed_rows(feed_list)) == len(feeds), "a row for each feed")
+    return applet, window, feed_list
+
+
+def feed_rows(feed_list):
+    return [node for node in feed_list.children() if node.role == int(Role.LIST_ITEM)]
+
+
+def shown_rows(feed_list):
+    return [row for row in feed_rows(feed_list) if row.showing]
+
+
+def test_long_list_and_search(s):
+    """Two hundred feeds: the window opens with a row made once for each, in the list's
+    order, each named after its feed with its address as description. The search
+    above the list finds feeds by name or address, case and accents set aside, says
+    how many it found, shows "No feeds match" when none does, and gives every row
+    back when cleared, the same rows as before. Ctrl+F goes to it."""
+    feeds = long_list(s)
+    assert len(feeds) == 200
+    applet, window, feed_list = start_with_feeds(s, feeds)
+
+    rows = feed_rows(feed_list)
+    assert [row.name for row in rows] == [name for _url, name, _notify in feeds], [row.name for row in rows][:5]
+    assert rows[1].description == feeds[1][0], rows[1].description
+    made = log_lines(applet, "Made ")
+    assert made == ["Made 200 rows for the feeds list"], made
+    paths = [row.path for row in rows]
+
+    search = window.find(role=Role.TEXT, name="Search feeds", showing_only=True)
+    assert search.showing and search.description == "200 feeds", search.description
+    for query, expected in (
+        ("phoronix", ["Phoronix"] + ["Phoronix %d" % n for n in range(2, 6)]),
+        ("SECURITE", ["Le Monde Informatique \u2014 S\u00e9curit\u00e9"] + ["Le Monde Informatique \u2014 S\u00e9curit\u00e9 %d" % n for n in range(2, 6)]),
+        ("kdist", ["Kernel.org releases"] + ["Kernel.org releases %d" % n for n in range(2, 6)]),
+        ("planet-gnome/atom.xml/3", ["Planet GNOME 3"]),
+    ):
+        search.set_text(query)
+        count = "%d of 200 feeds" % len(expected)
+        atspi.wait_for(lambda: search.description == count, "%r to find %s" % (query, count))
+        atspi.wait_for(lambda: [row.name for row in shown_rows(feed_list)] == expected, "the rows %r finds" % query)
+
+    search.set_text("no such feed")
+    atspi.wait_for(lambda: search.description == "0 of 200 feeds", "nothing found")
+    window.wait_find(role=Role.LABEL, name="No feeds match \u201cno such feed\u201d", showing_only=True)
+    assert not shown_rows(feed_list)
+
+    search.set_text("")
+    atspi.wait_for(lambda: search.description == "200 feeds", "the count of all feeds back")
+    atspi.wait_for(lambda: shown_rows(feed_list) and shown_rows(feed_list)[0].name == "LWN.net", "the list from its top")
+    assert [row.path for row in feed_rows(feed_list)] == paths, "a search made rows anew"
+    assert log_lines(applet, "Made ") == made
+
+    tracker = atspi.FocusTracker(s.a11y)
+    focus_window(s, window, tracker)
+    s.a11y.key("f", ("Control",))
+    tracker.wait_focus(lambda node: node == search, "Ctrl+F to focus the search")
+    tracker.close()
+    applet.assert_alive()
+
+
+def test_rows_kept(s):
+    """A change of the list made elsewhere, which renames a feed, removes another and
+    turns a third's notifications off, updates those rows alone: every other row is
+    the same object as before, and the keyboard focus and the ticked boxes of a
+    selection stay where they were."""
+    feeds = list(long_list(s))
+    applet, window, feed_list = start_with_feeds(s, feeds)
+
+    def check_kept(before, after, paths):
+        """Every row of a feed in both lists is the row it was."""
+        rows = feed_rows(feed_list)
+        assert [row.name for row in rows] == [name for _url, name, _notify in after]
+        was = {url: paths[index] for index, (url, _name, _notify) in enumerate(before)}
+        made_anew = [after[index][1] for index, row in enumerate(rows) if row.path != was.get(after[index][0])]
+        assert not made_anew, "rows made anew for %r" % made_anew[:5]
+
+    rows = feed_rows(feed_list)
+    paths = [row.path for row in rows]
+    focused = rows[5].find(role=Role.TOGGLE_BUTTON)
+    assert focused.grab_focus()
+    atspi.wait_for(lambda: focused.focused, "a feed's switch focused")
+    changed = list(feeds)
+    changed[1] = (feeds[1][0], "Renamed advisories", feeds[1][2])
+    del changed[2]
+    changed[6] = (changed[6][0], changed[6][1], not changed[6][2])
+    switch = rows[7].find(role=Role.TOGGLE_BUTTON)
+    assert switch.checked == feeds[7][2]
+    set_feeds(s, changed)
+    atspi.wait_for(lambda: len(feed_rows(feed_list)) == 199, "the removed feed's row gone")
+    atspi.wait_for(lambda: switch.checked == changed[6][2], "the switch turned")
+    check_kept(feeds, changed, paths)
+    assert focused.focused, "the focus lost"
+
+    select = window.find(role=Role.TOGGLE_BUTTON, name="Select feeds", showing_only=True)
+    assert select.do_action("Click")
+    atspi.wait_for(lambda: select.checked, "selecting")
+    rows = feed_rows(feed_list)
+    paths = [row.path for row in rows]
+    ticked = [rows[3].find(role=Role.CHECK_BOX), rows[4].find(role=Role.CHECK_BOX)]
+    for box in ticked:
+        assert box.do_action("Click")
+    atspi.wait_for(lambda: all(box.checked for box in ticked), "two feeds ticked")
+    focused = rows[5].find(role=Role.CHECK_BOX)
+    assert focused.grab_focus()
+    atspi.wait_for(lambda: focused.focused, "a box focused")
+    window.find(role=Role.LABEL, name="2 selected", showing_only=True)
+    again = [feed for feed in changed if feed[1] != "Hacker News"]
+    again[0] = (again[0][0], "LWN", again[0][2])
+    set_feeds(s, again)
+    atspi.wait_for(lambda: len(feed_rows(feed_list)) == 198, "another feed's row gone")
+    atspi.wait_for(lambda: feed_rows(feed_list)[0].name == "LWN", "the renamed feed's row")
+    check_kept(changed, again, paths)
+    assert all(box.checked for box in ticked), "the ticks lost"
+    assert focused.focused, "the focus lost"
+    window.find(role=Role.LABEL, name="2 selected", showing_only=True)
+
+    assert log_lines(applet, "Made ") == ["Made 200 rows for the feeds list"]
+    assert not log_lines(applet, "Writing "), "the window wrote what it was shown"
+    applet.assert_alive()
+
+
+def test_remove_many(s):
+    """Select, tick three feeds and remove them: the list loses exactly those, in one
+    write, and Undo puts them back where they were, in one write. "Select All" with a
+    search ticks what the search found; with every feed ticked, Remove is refused,
+    since one feed must stay. Every control of the selection is named."""
+    feeds = long_list(s)
+    applet, window, feed_list = start_with_feeds(s, feeds)
+    select = window.find(role=Role.TOGGLE_BUTTON, name="Select feeds", showing_only=True)
+    assert select.do_action("Click")
+    atspi.wait_for(lambda: select.checked, "selecting")
+    for node in window.walk(showing_only=True):
+        if node.role in INTERACTIVE:
+            assert node.name.strip(), "a nameless control: %r in %r" % (node, node.parent)
+
+    rows = feed_rows(feed_list)
+    for index in (1, 4, 6):
+        assert rows[index].find(role=Role.CHECK_BOX).do_action("Click")
+    remove = window.wait_find(role=Role.PUSH_BUTTON, name="Remove 3 Feeds", showing_only=True)
+    atspi.wait_for(lambda: remove.sensitive, "Remove 3 Feeds")
+    assert not log_lines(applet, "Writing ")
+    assert remove.do_action("Click")
+    expected = [feed for index, feed in enumerate(feeds) if index not in (1, 4, 6)]
+    e2e.wait_for(lambda: feeds_value(s) == expected, "the three feeds removed")
+    time.sleep(SETTLE)
+    assert log_lines(applet, "Writing ") == ["Writing a list of 197 feeds"], log_lines(applet, "Writing ")
+    atspi.wait_for(lambda: not select.checked, "the selection over")
+    atspi.wait_for(lambda: len(feed_rows(feed_list)) == 197, "their rows gone")
+    window.wait_find(role=Role.LABEL, name="3 feeds removed", showing_only=True)
+    undo = window.wait_find(role=Role.PUSH_BUTTON, name="Undo", showing_only=True)
+    assert undo.do_action("Click")
+    e2e.wait_for(lambda: feeds_value(s) == feeds, "the three feeds back in their places")
+    assert len(log_lines(applet, "Writing ")) == 2, log_lines(applet, "Writing ")
+    atspi.wait_for(lambda: [row.name for row in feed_rows(feed_list)] == [name for _url, name, _notify in feeds], "rows")
+
+    assert select.do_action("Click")
+    atspi.wait_for(lambda: select.checked, "selecting again")
+    search = window.find(role=Role.TEXT, name="Search feeds", showing_only=True)
+    search.set_text("phoronix")
+    atspi.wait_for(lambda: search.description == "5 of 200 feeds", "the search")
+    assert window.find(role=Role.PUSH_BUTTON, name="Select All", showing_only=True).do_action("Click")
+    remove = window.wait_find(role=Role.PUSH_BUTTON, name="Remove 5 Feeds", showing_only=True)
+    atspi.wait_for(lambda: remove.sensitive, "Remove 5 Feeds")
+    assert remove.do_action("Click")
+    e2e.wait_for(lambda: feeds_value(s) == [feed for feed in feeds if not feed[1].startswith("Phoronix")], "Phoronix gone")
+    assert len(log_lines(applet, "Writing ")) == 3
+
+    search.set_text("")
+    assert select.do_action("Click")
+    atspi.wait_for(lambda: select.checked, "selecting once more")
+    assert window.find(role=Role.PUSH_BUTTON, name="Select All", showing_only=True).do_action("Click")
+    remove = window.wait_find(role=Role.PUSH_BUTTON, name="Remove 195 Feeds", showing_only=True)
+    assert not remove.sensitive and "One feed must stay" in remove.description, remove.description
+    assert window.find(role=Role.PUSH_BUTTON, name="Select None", showing_only=True).do_action("Click")
+    window.wait_find(role=Role.LABEL, name="Tick the feeds to remove", showing_only=True)
+    applet.assert_alive()
+
+
+def write_opml(path, feeds):
+    outlines = "".join(
+        '<outline type="rss" text=%s xmlUrl=%s/>\n' % (quoteattr(name), quoteattr(url)) for url, name in feeds
+    )
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0"?>\n<opml version="2.0"><head><title>Fifty</title></head><body>\n')
+        f.write(outlines)
+        f.write("</body></opml>\n")
+
+
+def choose_file(s, app, title, name):
+    """Answers the file chooser an Import button opens: Home in the places, the file in
+    the list, then Import. No key is typed: GTK 3's file chooser hands the keys typed
+    in its Recent view to a search entry it has not realized yet, with a critical."""
+    dialog = e2e.wait_for(
+        lambda: [node for node in app.children() if node.name == title and node.showing] or None, "the file chooser"
+    )[0]
+    home = dialog.wait_find(role=Role.LABEL, name="Home", showing_only=True).parent
+    while home.role != Role.LIST_ITEM:
+        home = home.parent
+    # A click, not Return: GTK 3's file chooser hands keys to its search first.
+    x, y, width, height = home.extents()
+    s.a11y.click(x + width // 2, y + height // 2)
+    cell = dialog.wait_find(role=Role.TABLE_CELL, name=name, showing_only=True)
+    assert cell.grab_focus()
+    atspi.wait_for(lambda: cell.has_state(atspi.State.SELECTED), "the file selected")
+    import_button = dialog.find(role=Role.PUSH_BUTTON, name="Import", showing_only=True)
+    atspi.wait_for(lambda: import_button.sensitive, "Import")
+    assert import_button.do_action("Click")
+    e2e.wait_for(lambda: not [node for node in app.children() if node.name == title], "the file chooser closed")
+
+
+def test_import_then_remove_all(s):
+    """An OPML list of fifty feeds, one of them followed already, is imported from the
+    window; "Remove All from This Import" takes the forty-nine it added away again in
+    one write, and the list is what it was. Undo brings them back."""
+    before = [(s.server.url, "LWN.net", True), ("http://127.0.0.1:%d/planet-gnome/1" % s.server.port, "Planet GNOME", False)]
+    listed = [("http://127.0.0.1:%d/import/%d" % (s.server.port, n), "Imported feed %d" % n) for n in range(49)]
+    listed.insert(20, (before[1][0], "Planet GNOME in the list"))
+    write_opml(os.path.join(s.dirs["HOME"], "fifty.opml"), listed)
+
+    applet, window, feed_list = start_with_feeds(s, before)
+    app = s.application(applet)
+    assert window.find(role=Role.PUSH_BUTTON, name="Import OPML" + e2e.ELLIPSIS, showing_only=True).do_action("Click")
+    choose_file(s, app, "Import Feeds", "fifty.opml")
+    window.wait_find(role=Role.LABEL, name="Added 49 feeds; 1 was followed already", showing_only=True)
+    imported = before + [(url, name, True) for url, name in listed if url != before[1][0]]
+    e2e.wait_for(lambda: feeds_value(s) == imported, "the list's new feeds added at the end")
+    atspi.wait_for(lambda: len(feed_rows(feed_list)) == 51, "their rows")
+    writes = len(log_lines(applet, "Writing "))
+
+    remove = window.wait_find(role=Role.PUSH_BUTTON, name="Remove All from This Import", showing_only=True)
+    assert remove.do_action("Click")
+    e2e.wait_for(lambda: feeds_value(s) == before, "the list as it was before the import")
+    assert len(log_lines(applet, "Writing ")) == writes + 1
+    window.wait_find(role=Role.LABEL, name="Removed the 49 feeds the import added", showing_only=True)
+    window.wait_find(role=Role.LABEL, name="49 feeds removed", showing_only=True)
+    atspi.wait_for(lambda: not remove.showing, "the offer gone with the feeds")
+    atspi.wait_for(lambda: len(feed_rows(feed_list)) == 2, "their rows gone")
+
+    assert window.wait_find(role=Role.PUSH_BUTTON, name="Undo", showing_only=True).do_action("Click")
+    e2e.wait_for(lambda: feeds_value(s) == imported, "the imported feeds back")
+    applet.assert_alive()
+
+
 TESTS = [
     ("Preferences… opens one window whose controls are all named", test_open_and_label),
     ("Tab and Shift+Tab reach every control; Ctrl+W closes", test_keyboard),
@@ -412,6 +749,10 @@ TESTS = [
     ("feeds: added from a web page, moved, muted, removed and put back", test_feeds),
     ("Start at login: the switch and the menu item agree both ways", test_start_at_login),
     ("command-line overrides are shown as such", test_overrides),
+    ("200 feeds: a row made once for each; the search finds by name and address", test_long_list_and_search),
+    ("a change elsewhere keeps the other rows, their ticks and the focus", test_rows_kept),
+    ("several feeds removed in one write, and put back by Undo", test_remove_many),
+    ("an OPML import removed again in one write", test_import_then_remove_all),
 ]
 
 
