@@ -118,6 +118,32 @@ item_set_sensitive (GtkWidget *item,
     gtk_widget_set_sensitive (item, sensitive);
 }
 
+/* Puts @item at @position of @menu. libdbusmenu-gtk, which sends the menu to
+ * the tray host, follows items added and removed but not
+ * gtk_menu_reorder_child(): the host would go on showing the old order. An
+ * item in the wrong place is taken out and put back instead, which the host
+ * sees (as a new item: a click on the old one finds nothing). */
+static void
+item_place (GtkMenu *menu,
+            GtkWidget *item,
+            int position)
+{
+  g_autoptr (GList) children = NULL;
+
+  if (gtk_widget_get_parent (item) == NULL)
+    {
+      gtk_menu_shell_insert (GTK_MENU_SHELL (menu), item, position);
+      return;
+    }
+  children = gtk_container_get_children (GTK_CONTAINER (menu));
+  if (g_list_nth_data (children, (guint) position) == item)
+    return;
+  g_object_ref (item);
+  gtk_container_remove (GTK_CONTAINER (menu), item);
+  gtk_menu_shell_insert (GTK_MENU_SHELL (menu), item, position);
+  g_object_unref (item);
+}
+
 /* A label shown literally: feed text must never turn into a mnemonic. The
  * text is ellipsized first so that the cut can never split a "__" pair. */
 static char *
@@ -499,15 +525,7 @@ place_headline_items (LwnTray *self,
       }
 
   for (guint i = 0; i < items->len; i++)
-    {
-      GtkWidget *item = g_ptr_array_index (items, i);
-      int position = (int) i + 1;
-
-      if (gtk_widget_get_parent (item) == NULL)
-        gtk_menu_shell_insert (GTK_MENU_SHELL (self->menu), item, position);
-      else if (i >= self->shown->len || g_ptr_array_index (self->shown, i) != item)
-        gtk_menu_reorder_child (self->menu, item, position);
-    }
+    item_place (self->menu, g_ptr_array_index (items, i), (int) i + 1);
 
   g_ptr_array_set_size (self->shown, 0);
   g_ptr_array_extend (self->shown, items, NULL, NULL);
@@ -797,14 +815,7 @@ show_feed_entries (LwnTray *self)
       }
 
   for (guint i = 0; i < ordered->len; i++)
-    {
-      GtkWidget *item = g_ptr_array_index (ordered, i);
-
-      if (gtk_widget_get_parent (item) == NULL)
-        gtk_menu_shell_insert (GTK_MENU_SHELL (self->feeds_menu), item, (int) i);
-      else if (i >= self->feed_entries_shown->len || g_ptr_array_index (self->feed_entries_shown, i) != item)
-        gtk_menu_reorder_child (self->feeds_menu, item, (int) i);
-    }
+    item_place (self->feeds_menu, g_ptr_array_index (ordered, i), (int) i);
   g_ptr_array_set_size (self->feed_entries_shown, 0);
   g_ptr_array_extend (self->feed_entries_shown, ordered, NULL, NULL);
 }

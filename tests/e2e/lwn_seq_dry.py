@@ -36,13 +36,19 @@ class _Anything:
 
 class DryServer:
     def __init__(self):
-        self.faults = {feed: [] for feed in seqsteps.FEEDS}
+        self.faults = {feed: [] for feed in seqsteps.ALL_FEEDS}
 
     def set_items(self, feed, entries):
         pass
 
     def queue_fault(self, feed, fault):
         self.faults[feed].append(fault)
+
+    def hold(self):
+        pass
+
+    def release(self):
+        pass
 
     def url(self, feed):
         return "http://127.0.0.1/feed/" + feed
@@ -57,6 +63,9 @@ class DryWorld(_Anything):
 
     def menu_click_id(self, item_id):
         return True
+
+    def import_opml(self, names):
+        return "", ""
 
 
 class DryRun(seqrun.Run):
@@ -77,7 +86,7 @@ class DryRun(seqrun.Run):
     def settle(self):
         pass
 
-    def check_menu(self):
+    def check_menu(self, status=True):
         pass
 
     def check_windows(self):
@@ -146,7 +155,19 @@ class DryRun(seqrun.Run):
                 # As Run.consume() has it: the feed's new address is saved.
                 feed.save()
 
-    def wait_feeds_saved(self, name, since):
+    def wait_feeds_saved(self, names, since):
+        pass
+
+    def wait_forgotten(self, names):
+        pass
+
+    def expect_said(self, out, err, said):
+        pass
+
+    def check_spread(self, cursor, names, seconds):
+        pass
+
+    def check_withdrawn(self, notes):
         pass
 
 
@@ -162,13 +183,19 @@ def coverage(sequences):
     kinds = set()
     for steps in sequences:
         removed = False
+        many = False
         for step in steps:
             kinds.add(step["do"])
+            many = (many or step["do"] == "import-feeds") and step["do"] != "remove-feeds"
+            if step["do"] == "restart" and many:
+                kinds.add("restart with many feeds")
             if step["do"] == "add-feed" and removed:
                 kinds.add("feed added back")
             removed |= step["do"] == "remove-feed"
             if step["do"] == "refresh":
                 kinds.add("refresh " + step["mode"])
+            if step["do"] == "import-feeds":
+                kinds.add("import-feeds then " + step["then"])
             if step.get("big"):
                 kinds.add("big feed")
     return kinds
@@ -176,5 +203,6 @@ def coverage(sequences):
 
 def every_kind():
     return (set(seqsteps.WEIGHTS) | {"refresh " + mode for mode, _ in seqsteps.REFRESH_MODES}
-            | {"big feed", "wait-timeout", "feed added back"})
+            | {"big feed", "wait-timeout", "feed added back", "restart with many feeds"}
+            | {"import-feeds then start", "import-feeds then wait"})
 

@@ -15,9 +15,14 @@ is still in the feed, unread and wanted, at the next start, with the save of its
 answer (a first run's again as one group).
 
 With several feeds, each has all of that of its own (its state file, its first run,
-its grouped notification "N new headlines from NAME"), the menu shares its max-items rows
-between them under a heading each, and a feed no longer followed takes its notifications
-with it, shown or waiting, and keeps its state file for when it is added back.
+its grouped notification "N new headlines from NAME"), and up to three feeds the menu
+shares its max-items rows between them under a heading each; past three it shows the
+newest headlines of all of them, each after its feed's short name (the pick of
+src/lwn-newest-headlines.c), then All Feeds, a submenu of every feed with its unread
+count. A feed no longer followed takes its notifications with it, shown or waiting; its
+state file and saved copy stay for the preferences' undo (LWN_FEED_SET_FORGET_SECONDS)
+and until the applet quits, and then go: a feed added back after that starts afresh,
+with a first run (the test waits for them to go before it adds a feed back).
 
 The model only follows what the test did and what the feed server answered (its request
 log); it never reads the applet's state, so that it can disagree with it."""
@@ -29,6 +34,38 @@ MAX_SINGLE = 3
 KEPT_IDS = 1000
 BULLET = "\u2022 "
 GROUP = re.compile(r"^(\d+) new headlines? from (.+)$")
+ELLIPSIS = "\u2026"
+# src/lwn-tray.c: up to this many feeds, a section each; past it, the newest of all.
+MAX_SECTIONS = 3
+# src/lwn-tray.c: a feed's name before a headline among those of many feeds, and a
+# menu label, are cut to this many characters.
+FEED_NAME_CHARS = 20
+LABEL_CHARS = 70
+# src/lwn-newest-headlines.h: how far down each feed's list the pick looks.
+NEWEST_SCAN = 64
+ALL_FEEDS = "All Feeds"
+DASH = " \u2014 "
+
+
+def ellipsize(text, max_chars):
+    """lwn_text_ellipsize() for the plain ASCII names and titles of the test: cut at the
+    last space in the last third of what fits, trailing punctuation dropped, then "…"."""
+    if len(text) <= max_chars:
+        return text
+    keep = max_chars - 1
+    end = keep
+    position = keep
+    floor = keep - keep // 3
+    while True:
+        if text[position].isspace():
+            end = position
+            break
+        if position <= floor:
+            break
+        position -= 1
+    while end > 0 and (text[end - 1].isspace() or text[end - 1] in ",;:.-\u2013\u2014(["):
+        end -= 1
+    return text[:end] + ELLIPSIS
 
 
 class Item:
@@ -40,6 +77,7 @@ class Item:
         self.title = title
         self.old_style = old_style
         self.security = security
+        self.feed = None  # the feed it was published on
         self.url = "https://lwn.net/Articles/%d/" % number
         self.id = self.url + ("rss" if old_style else "")
 
@@ -303,6 +341,21 @@ class Feed:
     def unread_count(self):
         return sum(1 for item in self.shown or [] if item.id not in self.read_mem)
 
+    def short_name(self):
+        """The feed's name before its headlines in a menu of many feeds."""
+        return ellipsize(self.title, FEED_NAME_CHARS)
+
+    def entry_labels(self):
+        """What the feed's entry in the All Feeds submenu may read: its name and unread
+        count, or what it lacks; several where the rules let a headline be either."""
+        if self.shown is None or not self.shown:
+            return {ellipsize(self.heading(), LABEL_CHARS)}
+        rows = self.rows()
+        sure = sum(1 for _item, unread in rows if unread)
+        unsure = sum(1 for _item, unread in rows if unread is None)
+        return {ellipsize(self.title + (DASH + "%d unread" % count if count else ""), LABEL_CHARS)
+                for count in range(sure, sure + unsure + 1)}
+
     def heading(self):
         """The feed's heading in a menu of several feeds."""
         if self.shown is None:
@@ -334,6 +387,12 @@ class Model:
         # and keeps its state in the state folder itself (state.ini).
         self.followed = [next(iter(feed_titles))]
         self.ever_unsure = set()  # ids the applet may have forgotten, and so announced twice
+        # Feeds removed from the list since they were last followed: the applet forgets
+        # them, and a feed added back starts afresh.
+        self.removed = set()
+        # Ids of a forgotten feed, which may be announced once more: the test takes them out
+        # of what was announced when it adds the feed back.
+        self.forgotten_ids = set()
 
         self.locked = False
         # Announcements no notification server has shown: the batches the notifier keeps
@@ -398,20 +457,33 @@ class Model:
         self.by_title[item.title] = item
 
     def publish(self, feed, items):
+        for item in items:
+            item.feed = feed
         self.server[feed] = list(items)
         self.server_generation[feed] += 1
         self.versions[feed][self.server_generation[feed]] = list(items)
 
     def follow(self, name):
-        """A feed added to the list: its reader starts as at a start, and polls at once."""
+        """A feed added to the list: its reader starts as at a start, and polls at once. A
+        feed removed before has been forgotten: it starts as one never followed."""
+        if name in self.removed:
+            old = self.feeds[name]
+            self.forgotten_ids |= old.ann_mem | old.ann_disk | {item.id for item in old.shown or []}
+            self.feeds[name] = Feed(self, name, old.title)
+            self.removed.discard(name)
         self.followed.append(name)
         self.feeds[name].start()
+
+    def take_forgotten(self):
+        ids, self.forgotten_ids = self.forgotten_ids, set()
+        return ids
 
     def unfollow(self, name):
         """A feed removed from the list: its reader stops and saves, and its notifications
         go with it, shown or waiting for a server."""
         feed = self.feeds[name]
         self.followed.remove(name)
+        self.removed.add(name)
         if not self.locked:
             # Its last save, written as it goes.
             feed.saves += 1
@@ -544,9 +616,76 @@ class Model:
 
     # What the views must show --------------------------------------------
 
+    def many(self):
+        """Whether the menu shows the newest headlines of all feeds, and All Feeds."""
+        return len(self.followed) > MAX_SECTIONS
+
     def menu_rows(self):
-        """[(item, unread or None)] for the menu's headline rows, of every feed."""
-        return [row for _feed, rows in self.menu_sections() for row in rows]
+        """[(item, unread or None)] for the menu's headline rows, of every feed. Where the
+        rules let the pick go either way (a headline that may be read or not), only the
+        rows it shows either way."""
+        if not self.many():
+            return [row for _feed, rows in self.menu_sections() for row in rows]
+        one, other = self.newest_rows(unsure=True), self.newest_rows(unsure=False)
+        ids = {item.id for _feed, item, _unread in other}
+        return [(item, unread) for _feed, item, unread in one if item.id in ids]
+
+    def newest_rows(self, budget=None, unsure=None):
+        """[(feed, item, unread)]: the headlines lwn_newest_headlines_pick() gives the menu
+        of many feeds, newest first. It looks at the first NEWEST_SCAN headlines of each
+        feed shown, and past the rows the menu has at unread ones only; takes unread ones
+        before read ones, newest first (a higher number is a later date), and a feed gives
+        a third of the rows at most while others have some of the same kind. A headline
+        the rules let be read or not counts as `unsure`; with None, the pick is None when
+        that matters."""
+        budget = self.max_items if budget is None else budget
+        candidates = []
+        for index, feed in enumerate(feed for feed in self.following() if feed.shown is not None):
+            rows = feed.rows()
+            for position, (item, unread) in enumerate(rows[: max(budget, NEWEST_SCAN)]):
+                if unread is None:
+                    if unsure is None:
+                        return None
+                    unread = unsure
+                if position >= budget and not unread:
+                    continue
+                candidates.append((-item.number, index, position, feed, item, unread))
+        candidates.sort(key=lambda candidate: candidate[:3])
+        cap = max(2, (budget + 2) // 3)
+        per_feed = {}
+        picked = []
+        taken = set()
+        for kind, limit in ((True, cap), (True, None), (False, cap), (False, None)):
+            for candidate in candidates:
+                if len(picked) >= budget:
+                    break
+                index, unread = candidate[1], candidate[5]
+                if id(candidate) in taken or unread != kind or (limit is not None and per_feed.get(index, 0) >= limit):
+                    continue
+                taken.add(id(candidate))
+                per_feed[index] = per_feed.get(index, 0) + 1
+                picked.append(candidate)
+        picked.sort(key=lambda candidate: candidate[:3])
+        return [(feed, item, unread) for _n, _i, _p, feed, item, unread in picked]
+
+    def menu_row_count(self, max_items):
+        """How many headlines the menu shows with this max-items."""
+        if not self.many():
+            return min(max_items, sum(len(feed.rows()) for feed in self.following()))
+        return len(self.newest_rows(max_items, unsure=True))
+
+    def feed_of(self, item):
+        return next((feed for feed in self.following() if feed.shows(item)), None)
+
+    def row_labels(self, item):
+        """The labels the menu may give this headline's row: its title, after its feed's
+        short name with many feeds; with the unread mark or without."""
+        text = item.title
+        if self.many():
+            feed = self.feed_of(item)
+            text = "%s: %s" % (feed.short_name() if feed else "", item.title)
+        text = ellipsize(text, LABEL_CHARS)
+        return (text, BULLET + text)
 
     def menu_sections(self):
         """[(feed, rows)]: with several feeds, the max-items rows are shared out a

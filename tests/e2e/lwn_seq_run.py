@@ -6,6 +6,7 @@ open window show every unread headline unread, no headline is announced twice (a
 restarts too), every opened URL is the article of what was clicked, and the menu answers
 within ANSWER_TIMEOUT_MS."""
 
+import os
 import random
 import subprocess
 import time
@@ -29,6 +30,8 @@ SANITIZER_SLOWDOWN = 3
 TIMEOUT = e2e.TIMEOUT
 KNOWN_MESSAGES = ("New headlines cannot be recorded", "LWN.net Headlines runs without a panel icon")
 SAVE_QUIET_SECONDS = 0.3
+# src/lwn-feed-set.h: how long a feed removed from the list can be added back as it was.
+FORGET_SECONDS = 10
 
 
 class Failure(AssertionError):
@@ -44,7 +47,7 @@ class Run:
         self.count = count
         self.replay = replay
         self.say = say
-        self.model = seqmodel.Model(seqsteps.FEEDS)
+        self.model = seqmodel.Model(seqsteps.ALL_FEEDS)
         self.steps = seqsteps.Steps(self, skip)
         self.rng = random.Random(seed)
         self.done = []  # (number, step, ran)
@@ -110,9 +113,15 @@ class Run:
 
     def summary(self):
         m = self.model
+        names, feeds = m.followed, m.following()
+        if m.many():
+            # The imported feeds by their number, not one by one.
+            names = [name for name in names if name not in seqsteps.IMPORTED]
+            names.append("%d imported" % (len(m.followed) - len(names)))
+            feeds = [feed for feed in feeds if feed.name not in seqsteps.IMPORTED]
         return "run %d, feeds %s: %s shown, %d unread, %d announced, %d opened%s%s" % (
-            self.world.runs, "+".join(m.followed),
-            "/".join("none" if feed.shown is None else str(len(feed.shown)) for feed in m.following()),
+            self.world.runs, "+".join(names),
+            "/".join("none" if feed.shown is None else str(len(feed.shown)) for feed in feeds),
             m.unread_count(),
             len(self.announced), len(m.opened), ", locked" if m.locked else "",
             ", hanging" if self.steps.stall else "") + (
@@ -154,6 +163,23 @@ class Run:
                 "feed %s to be requested and answered" % name
             )
         self.consume(cursor, manual)
+
+    @staticmethod
+    def expect_said(out, err, said):
+        """What `lwn-tray --import-opml` printed: this summary alone, and nothing on stderr."""
+        if out != said or err:
+            raise Failure("lwn-tray --import-opml printed %r and %r on stderr; expected %r" % (out, err, said))
+
+    def check_spread(self, cursor, names, seconds):
+        """Feeds added together poll in turn, each `seconds` after the one before (a timer
+        of whole seconds may fire up to one early), not all at once."""
+        first = {}
+        for record in self.world.server.log()[cursor:]:
+            first.setdefault(record["feed"], record["time"])
+        times = [first[name] for name in names]
+        if len(times) > 2 and times[-1] - times[0] < (len(times) - 1) * seconds - 2:
+            raise Failure("the %d feeds added together first polled within %.1f s: not %d s apart"
+                          % (len(times), times[-1] - times[0], seconds))
 
     def consume(self, cursor, manual=False):
         """Hands the model the answers it has not seen. A request the test did not cause
@@ -248,7 +274,9 @@ class Run:
             return label in (seqmodel.BULLET + item.title, item.title)
         return label == (seqmodel.BULLET + item.title if unread else item.title)
 
-    def menu_problem(self):
+    def menu_problem(self, status=True):
+        """What the menu shows that the model does not, or None; with status False, the
+        status line is not looked at (requests held on purpose say "Refreshing…")."""
         m = self.model
         entries = self.world.menu_entries()
         top, commands = e2e.split_menu(entries)
@@ -259,6 +287,11 @@ class Run:
             if len(labels) != 1 or not labels[0].startswith(want):
                 return "expected %r, the menu shows %r" % (want, labels)
             return None
+        if m.many():
+            problem = self.many_feeds_problem(top)
+            if problem is not None:
+                return problem
+            return self.status_problem(commands, status)
         sections = m.menu_sections()
         # A heading per feed with several, then its rows: (None, heading) or (item, unread).
         rows = []
@@ -275,19 +308,60 @@ class Run:
             marks = {False: "", None: "(\u2022) ", True: seqmodel.BULLET}
             expected = [unread if item is None else marks[unread] + item.title for item, unread in rows]
             return "expected %r, the menu shows %r" % (expected, labels)
-        if self.steps.stall is None:
-            status = commands[0]["label"] if commands else ""
-            if not status.startswith(m.status_prefixes()):
-                return "status line %r does not start with %r" % (status, m.status_prefixes())
+        return self.status_problem(commands, status)
+
+    def status_problem(self, commands, status):
+        m = self.model
+        if self.steps.stall is None and status:
+            line = commands[0]["label"] if commands else ""
+            if not line.startswith(m.status_prefixes()):
+                return "status line %r does not start with %r" % (line, m.status_prefixes())
         return None
 
-    def check_menu(self):
-        self.eventually(self.menu_problem, "the menu does not show the headlines as the model says")
+    def many_feeds_problem(self, top):
+        """With more than three feeds: the newest headlines, exactly those the pick
+        chooses, each after its feed's short name and marked unread as the model says; then
+        All Feeds, whose submenu lists every feed followed, in the list's order, with its
+        unread count or what it lacks. Where the rules let a headline be read or not and
+        that changes the pick, every row is still a headline of a followed feed, under its
+        feed's name, and no more rows than max-items."""
+        m = self.model
+        labels = [entry["label"] for entry in top]
+        if not top or labels[-1] != seqmodel.ALL_FEEDS:
+            return "expected the headlines and then %r, the menu shows %r" % (seqmodel.ALL_FEEDS, labels)
+        rows = m.newest_rows()
+        shown = labels[:-1]
+        if rows is not None:
+            marks = {False: "", True: seqmodel.BULLET}
+            expected = [marks[unread] + m.row_labels(item)[0] for _feed, item, unread in rows]
+            if shown != expected:
+                return "expected the newest headlines %r, the menu shows %r" % (expected, shown)
+        else:
+            possible = {}
+            for feed in m.following():
+                for item, unread in feed.rows():
+                    for label in m.row_labels(item):
+                        marked = label.startswith(seqmodel.BULLET)
+                        if unread is None or unread == marked:
+                            possible[label] = item
+            stray = [label for label in shown if label not in possible]
+            if stray or len(shown) > m.max_items or len(set(shown)) != len(shown):
+                return "rows %r are no unread or read headline of a followed feed as the model has it, " \
+                    "or more than %d rows: %r" % (stray, m.max_items, shown)
+        entries = [entry["label"] for entry in top[-1]["submenu"] if entry["visible"]]
+        wanted = [feed.entry_labels() for feed in m.following()]
+        if len(entries) != len(wanted) or not all(label in want for label, want in zip(entries, wanted)):
+            return "expected the All Feeds submenu %r, it has %r" % ([sorted(want) for want in wanted], entries)
+        return None
+
+    def check_menu(self, status=True):
+        self.eventually(lambda: self.menu_problem(status), "the menu does not show the headlines as the model says")
 
     def menu_entry_of(self, item):
         self.check_menu()
+        labels = self.model.row_labels(item)
         for entry in e2e.split_menu(self.world.menu_entries())[0]:
-            if entry["label"] in (item.title, seqmodel.BULLET + item.title):
+            if entry["label"] in labels:
                 return entry
         raise Failure("no menu row for %r" % item)
 
@@ -345,6 +419,9 @@ class Run:
     def notification_problem(self):
         """Takes in the notifications that arrived; a duplicate or an announcement the
         rules do not allow fails at once. Returns what is still owed, or None."""
+        # A feed added back after the applet forgot it may announce its headlines again.
+        for item_id in self.model.take_forgotten():
+            self.announced.pop(item_id, None)
         notifications = self.world.notifications()
         for server, notification in notifications[self.seen :]:
             self.take_notification(server, notification)
@@ -444,6 +521,41 @@ class Run:
                 return n
         raise Failure("no %s notification on screen for %r" % (kind, item_id))
 
+    def open_notifications_of(self, names):
+        """What the model knows to be on the current server's screen for these feeds:
+        [(summary, what)], each the summary of a notification that must be withdrawn once
+        the feeds are no longer followed."""
+        m = self.model
+        notes = []
+        for name in names:
+            feed = m.feeds[name]
+            notes += [(m.items[item_id].title, "the notification of %r" % m.items[item_id])
+                      for item_id in sorted(m.open_singles) if m.items[item_id].feed == name]
+            if feed.group_chain is not None and not feed.chain_unknown:
+                notes.append((None, feed.title))
+        return notes
+
+    def check_withdrawn(self, notes):
+        """Every notification noted is closed on the current server: a single's by its
+        title, a feed's group by the last one of its name."""
+        def look():
+            closed = self.world.closed_ids()
+            server = len(self.world.archive)
+            current = [n for number, n in self.world.notifications() if number == server]
+            open_ = []
+            for summary, what in notes:
+                if summary is not None:
+                    ids = {n.id for n in current if n.summary == summary}
+                else:
+                    groups = [n for n in current if (seqmodel.GROUP.match(n.summary) or [None] * 3)[2] == what]
+                    ids = {groups[-1].id} if groups else set()
+                if ids - closed:
+                    open_.append(what if summary is not None else "the grouped notification of feed %r" % what)
+            return "still on screen: %s" % ", ".join(open_) if open_ else None
+
+        if notes:
+            self.eventually(look, "the notifications of the feeds no longer followed were not withdrawn")
+
     # URLs and the menu's answer time ------------------------------------------
 
     def url_problem(self):
@@ -494,17 +606,35 @@ class Run:
         time.sleep(SAVE_QUIET_SECONDS)
         e2e.wait_for(quiet, "the state to be written", interval=0.05)
 
-    def wait_feeds_saved(self, name, since):
-        """After a feed is no longer followed: its last save, which no later step waits
-        for, is on disk and no write is under way."""
+    def wait_feeds_saved(self, names, since):
+        """After feeds are no longer followed: the last save of each, which no later step
+        waits for, is on disk and no write is under way."""
 
         def quiet():
-            mtime = self.world.lock.state_mtime(self.world.server.url(name))
-            if mtime is None or mtime < since - 0.05:
-                return None
-            return time.time() - mtime >= SAVE_QUIET_SECONDS
+            for name in names:
+                mtime = self.world.lock.state_mtime(self.world.server.url(name))
+                if mtime is None or mtime < since - 0.05:
+                    return None
+                if time.time() - mtime < SAVE_QUIET_SECONDS:
+                    return None
+            return True
 
-        e2e.wait_for(quiet, "the state of the feed no longer followed to be written", interval=0.05)
+        e2e.wait_for(quiet, "the state of the feeds no longer followed to be written", interval=0.05)
+
+    def wait_forgotten(self, names):
+        """Feeds removed from the list: the applet forgets them (their state folder goes)
+        LWN_FEED_SET_FORGET_SECONDS after, or when it quits. Waited for before a feed is
+        added back, which then starts afresh, and before the state folder is locked, which
+        would keep the files."""
+        pending = [name for name in names if name in self.model.removed]
+        if not pending:
+            return
+
+        def gone():
+            return all(not os.path.exists(self.world.lock.state_dir(self.world.server.url(name))) for name in pending)
+
+        e2e.wait_for(gone, "the applet to forget feeds %s, removed from the list" % "+".join(pending),
+                     timeout=FORGET_SECONDS + TIMEOUT, interval=0.1)
 
     def wait_saved(self):
         """Before the folder is locked: the last save the model counts is on disk and no

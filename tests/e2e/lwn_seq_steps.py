@@ -12,6 +12,30 @@ import lwn_seq_model as seqmodel
 FEEDS = {"a": "Alpha News", "b": "Beta News"}
 # The feed followed from the first start on, and the one added to the list and removed.
 FIRST, GUEST = "a", "b"
+# The feeds of an OPML list imported at once, and removed again but for one at most: a
+# few headlines each (none in the last), names short and long, to be cut at a word or
+# after a comma, or with an underscore, which a menu label must not take for a mnemonic.
+IMPORT_COUNT = 50
+
+
+def imported_title(number):
+    if number % 10 == 5:
+        return "Feed %02d: a name longer than twenty characters" % number
+    if number % 10 == 0:
+        return "Imported feed %02d, with a comma" % number
+    if number % 7 == 3:
+        return "Imported_%02d" % number
+    return "Imported %02d" % number
+
+
+def imported_size(number):
+    return 0 if number == IMPORT_COUNT else number % 4 + 1
+
+
+IMPORTED = {"n%02d" % number: imported_title(number) for number in range(1, IMPORT_COUNT + 1)}
+ALL_FEEDS = dict(FEEDS, **IMPORTED)
+# src/lwn-feed-set.h: feeds added together first poll this far apart.
+ADD_SPREAD_SECONDS = 1
 FEED_SIZE = 12
 BIG_FEED = 1200
 SHOW_HEADLINES = "Show Headlines" + e2e.ELLIPSIS
@@ -47,6 +71,8 @@ WEIGHTS = {
     "settings": 3,
     "add-feed": 3,
     "remove-feed": 2,
+    "import-feeds": 2,
+    "remove-feeds": 8,
 }
 REFRESH_MODES = (("ok", 50), ("500", 12), ("malformed", 10), ("redirect-temp", 8), ("redirect-perm", 6), ("stall", 4))
 
@@ -104,6 +130,15 @@ def describe(step):
         return "add feed %s to the list of feeds" % GUEST
     if do == "remove-feed":
         return "remove feed %s from the list of feeds" % GUEST
+    if do == "import-feeds":
+        then = {
+            "start": "the server holds the requests until a second lwn-tray start refreshes every feed",
+            "wait": "each new feed polls in its turn",
+        }
+        return "import an OPML list of %d feeds (lwn-tray --import-opml); %s" % (IMPORT_COUNT, then[step["then"]])
+    if do == "remove-feeds":
+        kept = " but %s" % step["keep"] if step.get("keep") else ""
+        return "remove every imported feed%s from the list of feeds, in one write" % kept
     if do == "notification-action":
         return "invoke the action of notification %.2f on screen%s" % (step["pick"], target)
     if do == "mark-all":
@@ -184,6 +219,10 @@ class Steps:
             # does by name only; and the folder must take the removed feed's last save.
             following = GUEST in m.followed
             return not stalled and not m.locked and (following if do == "remove-feed" else not following)
+        if do == "import-feeds":
+            return not stalled and not m.locked and not m.many() and any(name not in m.followed for name in IMPORTED)
+        if do == "remove-feeds":
+            return not stalled and not m.locked and m.many()
         if do in ("lock", "unlock", "settings"):
             # A failure that ends a stall on its own time must not be the save that
             # announces: nothing changes the saving or notifying rules meanwhile.
@@ -200,7 +239,11 @@ class Steps:
         step = {"do": do}
         if do == "publish":
             share = 0.75 if len(m.followed) == 1 else 0.55
-            step["feed"] = m.current if rng.random() < share else rng.choice([f for f in FEEDS if f != m.current])
+            imported = [name for name in m.followed if name in IMPORTED]
+            if imported and rng.random() < 0.4:
+                step["feed"] = rng.choice(imported)
+            else:
+                step["feed"] = m.current if rng.random() < share else rng.choice([f for f in FEEDS if f != m.current])
             if not self.big_done and step["feed"] == m.current and rng.random() < 0.15 and "big-feed" not in self.skip:
                 step["big"] = True
                 self.big_done = True
@@ -232,6 +275,12 @@ class Steps:
             step["via"] = "window" if m.headlines_open and rng.random() < 0.5 else "menu"
         elif do == "restart":
             step["how"] = weighted(rng, [("sigterm", 2), ("quit", 2), ("sigint", 1)])
+        elif do == "import-feeds":
+            step["then"] = weighted(rng, [("start", 3), ("wait", 1)])
+        elif do == "remove-feeds":
+            imported = [name for name in m.followed if name in IMPORTED]
+            if rng.random() < 0.5:
+                step["keep"] = rng.choice(imported)
         elif do == "settings":
             step["max_items"] = weighted(rng, [(rng.randint(1, 5), 2), (rng.randint(6, 25), 2), (50, 1)])
             if rng.random() < 0.5:
@@ -459,17 +508,69 @@ class Steps:
 
     def do_add_feed(self, step, index):
         """A feed added to the list polls at once; its first answer is a first run's."""
+        self.run.wait_forgotten([GUEST])
         cursor = self.run.cursor()
         self.world.follow(self.model.followed + [GUEST])
         self.model.follow(GUEST)
         self.run.expect_answer(cursor, manual=False, feeds=[GUEST])
 
     def do_remove_feed(self, step, index):
+        self.unfollow([GUEST])
+
+    def unfollow(self, names):
+        """Feeds taken out of the list in one write: each saves for the last time, and its
+        notifications on screen are withdrawn."""
         self.run.check_notifications(wait=True)
+        notes = self.run.open_notifications_of(names)
         since = time.time()
-        self.world.follow([name for name in self.model.followed if name != GUEST])
-        self.model.unfollow(GUEST)
-        self.run.wait_feeds_saved(GUEST, since)
+        self.world.follow([name for name in self.model.followed if name not in names])
+        for name in names:
+            self.model.unfollow(name)
+        self.run.wait_feeds_saved(names, since)
+        self.run.check_withdrawn(notes)
+
+    def do_import_feeds(self, step, index):
+        """Fifty feeds added in one write, as the preferences' OPML import and
+        `lwn-tray --import-opml` make it, after those followed: each polls, a second after
+        the one before (LWN_FEED_SET_ADD_SPREAD_SECONDS), and its first answer is a first
+        run's. Or the server holds every request while a second start asks every feed at
+        once (which is what a person who imports a list and refreshes gets, and what keeps
+        the test short): each feed is then asked exactly once."""
+        m = self.model
+        new = [name for name in IMPORTED if name not in m.followed]
+        self.run.wait_forgotten(new)
+        for number, name in enumerate(IMPORTED, 1):
+            if m.server_generation[name] == 0:
+                self.serve(name, self.new_items(imported_size(number))[::-1])
+        hold = step["then"] == "start"
+        cursor = self.run.cursor()
+        if hold:
+            self.world.server.hold()
+        try:
+            out, err = self.world.import_opml(list(IMPORTED))
+            already = len(IMPORTED) - len(new)
+            said = "Added %d feed%s" % (len(new), "" if len(new) == 1 else "s")
+            if already:
+                said += "; %d %s followed already" % (already, "was" if already == 1 else "were")
+            self.run.expect_said(out, err, said)
+            for name in new:
+                m.follow(name)
+            if hold:
+                # The applet took the list: every new feed is loading.
+                self.run.check_menu(status=False)
+                self.trigger_refresh("start")
+        finally:
+            if hold:
+                self.world.server.release()
+        if hold:
+            self.run.expect_answer(cursor, manual=True)
+            return
+        self.run.expect_answer(cursor, manual=False, feeds=new)
+        self.run.check_spread(cursor, new, ADD_SPREAD_SECONDS)
+
+    def do_remove_feeds(self, step, index):
+        keep = (FIRST, GUEST, step.get("keep"))
+        self.unfollow([name for name in self.model.followed if name not in keep])
 
     def do_host_away(self, step, index):
         self.world.stop_host()
@@ -480,6 +581,8 @@ class Steps:
         self.model.host_up = True
 
     def do_lock(self, step, index):
+        # A feed removed must be forgotten first: a locked folder would keep its files.
+        self.run.wait_forgotten(sorted(self.model.removed))
         self.run.wait_saved()
         self.world.lock.lock()
         self.model.locked = True
@@ -495,9 +598,22 @@ class Steps:
         self.model.stop()
         self.run.consume(None)
         cursor = self.run.cursor()
-        self.world.start()
-        self.model.start()
-        self.run.expect_answer(cursor, manual=False)
+        if not self.model.many():
+            self.world.start()
+            self.model.start()
+            self.run.expect_answer(cursor, manual=False)
+            return
+        # Past three feeds the start spreads their first polls four seconds apart, which
+        # would take minutes: the server holds every request until each feed shows its
+        # saved copy in the menu, and a second start then asks every feed at once.
+        try:
+            self.world.start(hold=True)
+            self.model.start()
+            self.run.check_menu(status=False)
+            self.trigger_refresh("start")
+        finally:
+            self.world.server.release()
+        self.run.expect_answer(cursor, manual=True)
 
     def do_settings(self, step, index):
         m = self.model
@@ -509,9 +625,16 @@ class Steps:
             m.notifications = step["notifications"]
         # Written last, and such that the menu changes: once it shows, the applet has
         # read the others too.
-        shown = sum(len(feed.rows()) for feed in m.following())
-        if min(step["max_items"], shown) == min(m.max_items, shown):
-            step["max_items"] = shown - 1 if m.max_items >= shown else m.max_items + 1
+        if m.many():
+            # The rows the newest headlines of many feeds take: a count that differs.
+            now = m.menu_row_count(m.max_items)
+            if m.menu_row_count(step["max_items"]) == now:
+                step["max_items"] = min((value for value in range(1, 51) if m.menu_row_count(value) != now),
+                                        key=lambda value: abs(value - step["max_items"]))
+        else:
+            shown = sum(len(feed.rows()) for feed in m.following())
+            if min(step["max_items"], shown) == min(m.max_items, shown):
+                step["max_items"] = shown - 1 if m.max_items >= shown else m.max_items + 1
         self.world.settings("max-items", str(step["max_items"]))
         m.max_items = step["max_items"]
         self.run.check_menu()

@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import time
+from xml.sax.saxutils import quoteattr
 
 import lwn_atspi as atspi
 import lwn_e2e as e2e
@@ -160,12 +161,17 @@ class StateLock:
         """Whether a start while locked must get the folder back to read it."""
         return self.locked and self.how == "swap"
 
+    def state_dir(self, feed_url):
+        """The state folder of the feed at this address (not the first feed's, whose file
+        is the folder's own state.ini)."""
+        digest = hashlib.sha256(feed_url.encode()).hexdigest()[:16]
+        return os.path.join(self.path, "feeds", digest)
+
     def state_mtime(self, feed_url=None):
         """When a state file was last written: any feed's, or the feed's at this address
         (not the first feed's, whose file is the folder's own state.ini)."""
         if feed_url is not None:
-            digest = hashlib.sha256(feed_url.encode()).hexdigest()[:16]
-            folders = [os.path.join(self.path, "feeds", digest)]
+            folders = [self.state_dir(feed_url)]
         else:
             folders = self._folders()
         times = []
@@ -234,6 +240,7 @@ class World:
         self.menu_path = None
         self.archive = []  # notifications of notification servers that have gone
         self.runs = 0
+        self.imports = 0
         self.sanitized = is_sanitized(binary)
 
     def __enter__(self):
@@ -267,15 +274,41 @@ class World:
         feeds = [(self.server.url(name), self.feed_titles[name], True) for name in names]
         self.settings("feeds", GLib.Variant("a(ssb)", feeds).print_(False))
 
-    def start(self):
+    def import_opml(self, names):
+        """Writes an OPML subscription list of these feeds and adds it to the list of
+        feeds with `lwn-tray --import-opml`, as a second process beside the applet: one
+        write of the settings, which the applet sees change. Returns what it printed."""
+        self.imports += 1
+        path = self.s.path("import-%d.opml" % self.imports)
+        outlines = "".join(
+            '    <outline type="rss" text=%s title=%s xmlUrl=%s/>\n'
+            % (quoteattr(self.feed_titles[name]), quoteattr(self.feed_titles[name]), quoteattr(self.server.url(name)))
+            for name in names
+        )
+        with open(path, "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<opml version="2.0">\n  <head><title>Feeds</title></head>\n'
+                    "  <body>\n%s  </body>\n</opml>\n" % outlines)
+        # Its debug messages would go to stdout, after what it says.
+        env = {key: value for key, value in self.s.env.items() if key != "G_MESSAGES_DEBUG"}
+        proc = subprocess.Popen([self.binary, "--import-opml", path], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        out, err = proc.communicate(timeout=e2e.TIMEOUT * 3)
+        reports = sanitizer_reports(proc.pid)
+        assert proc.returncode == 0 and not reports, "lwn-tray --import-opml exited with %r: %s%s\n%s" % (
+            proc.returncode, out, err, "\n".join(reports))
+        return out.strip(), err.strip()
+
+    def start(self, hold=False):
         """Starts lwn-tray on the settings and waits for it on the bus: registered with
-        the tray host if there is one, else owning its application id."""
+        the tray host if there is one, else owning its application id. With hold, the feed
+        server keeps every request waiting until the caller releases it."""
         # A locked folder that is a file in the folder's place cannot be read either:
         # it is the folder again while the applet reads its state, which happens
         # before it registers, and no answer (so no save) comes before it is locked.
         reading = self.lock.needs_reading_window()
-        if reading:
+        if reading or hold:
             self.server.hold()
+        if reading:
             self.lock.unlock()
         try:
             self.applet = self.s.launch(use_settings=True)
@@ -293,6 +326,7 @@ class World:
         finally:
             if reading:
                 self.lock.lock()
+            if reading and not hold:
                 self.server.release()
         self.update_probe()
         self.probe.target(self.name, self.menu_path)
