@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The least a GTK3 + AppIndicator tray applet can be: three menu items and a main loop, measured next to lwn-tray;
- * on request also the least a window of headlines can be. */
+ * on request also the least a window of headlines can be, or an empty window: what GTK itself takes to open one. */
 
 #include "config.h"
 
@@ -24,6 +24,7 @@ typedef struct
   GtkWidget *items[3];
   guint n_relabels;
   GtkWidget *window;
+  gboolean empty; /* SIGHUP opens an empty window rather than one of rows */
 } Floor;
 
 /* SIGUSR1: the least a menu change can cost, for the stall benchmark to set
@@ -106,6 +107,18 @@ new_window (void)
   return window;
 }
 
+/* A GtkWindow with nothing in it, at the headlines window's default size:
+ * what bench/bench-window-feeds.sh sets beside lwn-tray's window. */
+static GtkWidget *
+new_empty_window (void)
+{
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+
+  gtk_window_set_title (GTK_WINDOW (window), "Empty window");
+  gtk_window_set_default_size (GTK_WINDOW (window), 560, 720);
+  return window;
+}
+
 /* SIGHUP: opens the window, or closes it if it is open. */
 static gboolean
 toggle_window_cb (gpointer user_data)
@@ -117,7 +130,7 @@ toggle_window_cb (gpointer user_data)
       gtk_widget_destroy (applet->window);
       return G_SOURCE_CONTINUE;
     }
-  applet->window = new_window ();
+  applet->window = applet->empty ? new_empty_window () : new_window ();
   /* Its close button destroys it too: the pointer must not outlive it. */
   g_signal_connect (applet->window, "destroy", G_CALLBACK (gtk_widget_destroyed), &applet->window);
   gtk_window_present (GTK_WINDOW (applet->window));
@@ -138,16 +151,17 @@ main (int argc,
 
   /* Only on request: handling Unix signals starts GLib's worker thread, which
    * would change the floor's figures in bench/bench-applet.sh. */
-  if (argc == 2 && strcmp (argv[1], "--signals") == 0)
+  if ((argc == 2 || (argc == 3 && strcmp (argv[2], "--empty-window") == 0)) && strcmp (argv[1], "--signals") == 0)
     {
+      applet.empty = argc == 3;
       g_unix_signal_add (SIGUSR1, relabel_cb, &applet);
       g_unix_signal_add (SIGUSR2, stall_cb, NULL);
       g_unix_signal_add (SIGHUP, toggle_window_cb, &applet);
     }
   else if (argc > 1)
     {
-      fprintf (stderr, "Usage: floor-applet [--signals]   (SIGUSR1 relabels the items, SIGUSR2 stalls 10 ms,"
-                       " SIGHUP opens or closes a window)\n");
+      fprintf (stderr, "Usage: floor-applet [--signals [--empty-window]]   (SIGUSR1 relabels the items, SIGUSR2"
+                       " stalls 10 ms, SIGHUP opens or closes a window of 12 rows, or an empty one)\n");
       return 2;
     }
 

@@ -12,6 +12,11 @@ struct _LwnAllHeadlines
 
   LwnFeedSet *feeds;
   GPtrArray *parts; /* GListModel* of LwnHeadline, one per feed, referenced */
+  /* Where each part begins, and after the last, where the list ends: made
+   * again at the first look after a change. With 200 feeds, a view that asks
+   * for every headline would otherwise count through the feeds for each. */
+  GArray *starts; /* guint, parts->len + 1 of them */
+  gboolean starts_valid;
 };
 
 static void lwn_all_headlines_list_model_init (GListModelInterface *iface);
@@ -24,15 +29,56 @@ lwn_all_headlines_get_item_type (GListModel *model)
   return LWN_TYPE_HEADLINE;
 }
 
+static const guint *
+starts (LwnAllHeadlines *self)
+{
+  if (!self->starts_valid)
+    {
+      guint n = 0;
+
+      g_array_set_size (self->starts, 0);
+      for (guint i = 0; i < self->parts->len; i++)
+        {
+          g_array_append_val (self->starts, n);
+          n += g_list_model_get_n_items (g_ptr_array_index (self->parts, i));
+        }
+      g_array_append_val (self->starts, n);
+      self->starts_valid = TRUE;
+    }
+  return (const guint *) (gpointer) self->starts->data;
+}
+
+/* How many headlines the first @up_to parts hold. */
 static guint
 count (LwnAllHeadlines *self,
        guint up_to)
 {
-  guint n = 0;
+  return starts (self)[MIN (up_to, self->parts->len)];
+}
 
-  for (guint i = 0; i < up_to && i < self->parts->len; i++)
-    n += g_list_model_get_n_items (g_ptr_array_index (self->parts, i));
-  return n;
+/* The part that holds @position, or parts->len past the end. */
+static guint
+find_part (LwnAllHeadlines *self,
+           guint position)
+{
+  const guint *begin = starts (self);
+  guint low = 0;
+  guint high = self->parts->len;
+
+  if (position >= begin[high])
+    return high;
+  /* The last part that begins at or before @position: empty parts before it
+   * begin where it does. */
+  while (high - low > 1)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (begin[middle] <= position)
+        low = middle;
+      else
+        high = middle;
+    }
+  return low;
 }
 
 static guint
@@ -48,17 +94,11 @@ lwn_all_headlines_get_item (GListModel *model,
                             guint position)
 {
   LwnAllHeadlines *self = LWN_ALL_HEADLINES (model);
+  guint index = find_part (self, position);
 
-  for (guint i = 0; i < self->parts->len; i++)
-    {
-      GListModel *part = g_ptr_array_index (self->parts, i);
-      guint n = g_list_model_get_n_items (part);
-
-      if (position < n)
-        return g_list_model_get_item (part, position);
-      position -= n;
-    }
-  return NULL;
+  if (index >= self->parts->len)
+    return NULL;
+  return g_list_model_get_item (g_ptr_array_index (self->parts, index), position - starts (self)[index]);
 }
 
 static void
@@ -78,10 +118,14 @@ part_changed_cb (GListModel *part,
                  LwnAllHeadlines *self)
 {
   guint index;
+  guint start;
 
   if (!g_ptr_array_find (self->parts, part, &index))
     return;
-  g_list_model_items_changed (G_LIST_MODEL (self), count (self, index) + position, removed, added);
+  /* The parts before this one did not change: where it begins still holds. */
+  start = count (self, index);
+  self->starts_valid = FALSE;
+  g_list_model_items_changed (G_LIST_MODEL (self), start + position, removed, added);
 }
 
 static void
@@ -90,6 +134,7 @@ drop_parts (LwnAllHeadlines *self)
   for (guint i = 0; i < self->parts->len; i++)
     g_signal_handlers_disconnect_by_data (g_ptr_array_index (self->parts, i), self);
   g_ptr_array_set_size (self->parts, 0);
+  self->starts_valid = FALSE;
 }
 
 /* Feeds added, moved or removed: the parts are taken anew. */
@@ -104,6 +149,7 @@ take_parts (LwnAllHeadlines *self)
       g_ptr_array_add (self->parts, g_object_ref (part));
       g_signal_connect (part, "items-changed", G_CALLBACK (part_changed_cb), self);
     }
+  self->starts_valid = FALSE;
 }
 
 static void
@@ -137,6 +183,7 @@ static void
 lwn_all_headlines_finalize (GObject *object)
 {
   g_ptr_array_unref (LWN_ALL_HEADLINES (object)->parts);
+  g_array_unref (LWN_ALL_HEADLINES (object)->starts);
 
   G_OBJECT_CLASS (lwn_all_headlines_parent_class)->finalize (object);
 }
@@ -152,6 +199,7 @@ static void
 lwn_all_headlines_init (LwnAllHeadlines *self)
 {
   self->parts = g_ptr_array_new_with_free_func (g_object_unref);
+  self->starts = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 /**
@@ -187,15 +235,12 @@ char *
 lwn_all_headlines_dup_feed_name (LwnAllHeadlines *self,
                                  guint position)
 {
+  guint index;
+
   g_return_val_if_fail (LWN_IS_ALL_HEADLINES (self), NULL);
 
-  for (guint i = 0; i < self->parts->len && i < lwn_feed_set_get_n_feeds (self->feeds); i++)
-    {
-      guint n = g_list_model_get_n_items (g_ptr_array_index (self->parts, i));
-
-      if (position < n)
-        return lwn_reader_dup_name (lwn_feed_set_get_reader (self->feeds, i));
-      position -= n;
-    }
-  return NULL;
+  index = find_part (self, position);
+  if (index >= self->parts->len || index >= lwn_feed_set_get_n_feeds (self->feeds))
+    return NULL;
+  return lwn_reader_dup_name (lwn_feed_set_get_reader (self->feeds, index));
 }

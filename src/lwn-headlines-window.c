@@ -43,8 +43,15 @@ struct _LwnHeadlinesWindow
   gboolean in_tray;
 
   GtkHeaderBar *header_bar;
-  GtkComboBoxText *feed_chooser; /* the header bar's title with more than one feed; owned */
-  gboolean choosing;             /* filling the chooser, whose "changed" then means nothing */
+  /* The header bar's title with more than one feed: a button naming the feed
+   * shown, whose popover lists every feed. A list of 200 feeds costs no widget
+   * of its own per feed, as a combo box's menu would: a row is text in a store,
+   * drawn by the tree view only where it shows. */
+  GtkWidget *feed_chooser; /* owned */
+  GtkLabel *feed_label;
+  GtkPopover *feed_popover;
+  GtkTreeView *feed_list;
+  GtkListStore *feed_store; /* FEED_COLUMN_LABEL, FEED_COLUMN_ID */
   GtkInfoBar *background_bar;
   GtkToggleButton *search_button;
   GtkSearchBar *search_bar;
@@ -310,6 +317,20 @@ shown_state (LwnHeadlinesWindow *self,
                                                          : LWN_READER_STATE_LOADING;
 }
 
+/* A screen reader hears the feed shown, as a combo box's value, and its
+ * status, as the tooltip says it: "LWN.net (3). Updated 5 minutes ago". */
+static void
+describe_chooser (LwnHeadlinesWindow *self)
+{
+  const char *status = lwn_reader_get_status (self->reader);
+  const char *shown = gtk_label_get_text (self->feed_label);
+  g_autofree char *description = status != NULL && *status != '\0' ? g_strdup_printf ("%s. %s", shown, status) : g_strdup (shown);
+  AtkObject *accessible = gtk_widget_get_accessible (self->feed_chooser);
+
+  if (g_strcmp0 (atk_object_get_description (accessible), description) != 0)
+    atk_object_set_description (accessible, description);
+}
+
 static void
 show_state (LwnHeadlinesWindow *self)
 {
@@ -334,9 +355,8 @@ show_state (LwnHeadlinesWindow *self)
   if (g_strcmp0 (gtk_header_bar_get_subtitle (self->header_bar), lwn_reader_get_status (self->reader)) != 0)
     {
       gtk_header_bar_set_subtitle (self->header_bar, lwn_reader_get_status (self->reader));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->feed_chooser), lwn_reader_get_status (self->reader));
-      atk_object_set_description (gtk_widget_get_accessible (GTK_WIDGET (self->feed_chooser)),
-                                  lwn_reader_get_status (self->reader) != NULL ? lwn_reader_get_status (self->reader) : "");
+      gtk_widget_set_tooltip_text (self->feed_chooser, lwn_reader_get_status (self->reader));
+      describe_chooser (self);
     }
 
   if (state == LWN_READER_STATE_FAILED && error != NULL && g_strcmp0 (gtk_label_get_text (self->error_label), error) != 0)
@@ -360,18 +380,61 @@ show_state (LwnHeadlinesWindow *self)
 
 #define ALL_FEEDS_ID "all"
 
+enum
+{
+  FEED_COLUMN_LABEL,
+  FEED_COLUMN_ID,
+  N_FEED_COLUMNS
+};
+
+/* The list of feeds shows the entries of @ids and @labels, in that order:
+ * an entry whose label changed (an unread count) is set alone; any other
+ * change fills the store again, detached from the view meanwhile. */
+static void
+update_feed_store (LwnHeadlinesWindow *self,
+                   GPtrArray *ids,
+                   GPtrArray *labels)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->feed_store);
+  gboolean same = (guint) gtk_tree_model_iter_n_children (model, NULL) == ids->len;
+  GtkTreeIter iter;
+
+  for (gboolean valid = same && gtk_tree_model_get_iter_first (model, &iter); valid; valid = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *id = NULL;
+      g_autofree char *label = NULL;
+      g_autoptr (GtkTreePath) path = gtk_tree_model_get_path (model, &iter);
+      guint i = (guint) gtk_tree_path_get_indices (path)[0];
+
+      gtk_tree_model_get (model, &iter, FEED_COLUMN_LABEL, &label, FEED_COLUMN_ID, &id, -1);
+      if (g_strcmp0 (id, g_ptr_array_index (ids, i)) != 0)
+        {
+          same = FALSE;
+          break;
+        }
+      if (g_strcmp0 (label, g_ptr_array_index (labels, i)) != 0)
+        gtk_list_store_set (self->feed_store, &iter, FEED_COLUMN_LABEL, g_ptr_array_index (labels, i), -1);
+    }
+  if (same)
+    return;
+
+  gtk_tree_view_set_model (self->feed_list, NULL);
+  gtk_list_store_clear (self->feed_store);
+  for (guint i = 0; i < ids->len; i++)
+    gtk_list_store_insert_with_values (self->feed_store, NULL, -1, FEED_COLUMN_LABEL, g_ptr_array_index (labels, i),
+                                       FEED_COLUMN_ID, g_ptr_array_index (ids, i), -1);
+  gtk_tree_view_set_model (self->feed_list, model);
+}
+
 /* "All feeds" first, then one entry per feed, "LWN.net (3)" with unread
- * headlines; the shown one active. */
+ * headlines; the button names the shown one. */
 static void
 show_feeds (LwnHeadlinesWindow *self)
 {
   guint n = lwn_feed_set_get_n_feeds (self->feeds);
-  GtkComboBox *combo = GTK_COMBO_BOX (self->feed_chooser);
-  GtkTreeModel *model = gtk_combo_box_get_model (combo);
   g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   const char *active;
-  gboolean same;
 
   if (n > 1)
     {
@@ -392,29 +455,15 @@ show_feeds (LwnHeadlinesWindow *self)
       g_ptr_array_add (labels, n_unread > 0 ? g_strdup_printf (_ ("%s (%u)"), name, n_unread) : g_steal_pointer (&name));
     }
 
-  same = (guint) gtk_tree_model_iter_n_children (model, NULL) == ids->len;
-  for (guint i = 0; same && i < ids->len; i++)
-    {
-      g_autofree char *text = NULL;
-      g_autofree char *id = NULL;
-      GtkTreeIter iter;
-
-      gtk_tree_model_iter_nth_child (model, &iter, NULL, (int) i);
-      gtk_tree_model_get (model, &iter, 0, &text, 1, &id, -1);
-      same = g_strcmp0 (text, g_ptr_array_index (labels, i)) == 0 && g_strcmp0 (id, g_ptr_array_index (ids, i)) == 0;
-    }
-
-  self->choosing = TRUE;
-  if (!same)
-    {
-      gtk_combo_box_text_remove_all (self->feed_chooser);
-      for (guint i = 0; i < ids->len; i++)
-        gtk_combo_box_text_append (self->feed_chooser, g_ptr_array_index (ids, i), g_ptr_array_index (labels, i));
-    }
+  update_feed_store (self, ids, labels);
   active = self->all != NULL ? ALL_FEEDS_ID : lwn_reader_get_feed_url (self->reader);
-  if (g_strcmp0 (gtk_combo_box_get_active_id (combo), active) != 0)
-    gtk_combo_box_set_active_id (combo, active);
-  self->choosing = FALSE;
+  for (guint i = 0; i < ids->len; i++)
+    {
+      if (g_strcmp0 (g_ptr_array_index (ids, i), active) == 0
+          && g_strcmp0 (gtk_label_get_text (self->feed_label), g_ptr_array_index (labels, i)) != 0)
+        gtk_label_set_text (self->feed_label, g_ptr_array_index (labels, i));
+    }
+  describe_chooser (self);
 
   /* One feed is named by the title; several by the chooser in its place,
    * which also says the shown feed's status. */
@@ -458,23 +507,67 @@ feeds_changed_cb (LwnFeedSet *feeds,
     }
 }
 
+/* Shows the feed of @id, or every feed for ALL_FEEDS_ID. */
 static void
-feed_chooser_changed_cb (GtkComboBox *combo,
-                         LwnHeadlinesWindow *self)
+choose_feed (LwnHeadlinesWindow *self,
+             const char *id)
 {
   LwnReader *reader;
 
-  if (self->choosing)
-    return;
-  if (g_strcmp0 (gtk_combo_box_get_active_id (combo), ALL_FEEDS_ID) == 0)
+  if (g_strcmp0 (id, ALL_FEEDS_ID) == 0)
     {
       if (self->all == NULL)
         show_all (self);
-      return;
     }
-  reader = lwn_feed_set_find_url (self->feeds, gtk_combo_box_get_active_id (combo));
-  if (reader != NULL && (reader != self->reader || self->all != NULL))
-    show_reader (self, reader);
+  else
+    {
+      reader = lwn_feed_set_find_url (self->feeds, id);
+      if (reader != NULL && (reader != self->reader || self->all != NULL))
+        show_reader (self, reader);
+    }
+  show_feeds (self);
+}
+
+static void
+feed_list_row_activated_cb (GtkTreeView *tree_view,
+                            GtkTreePath *path,
+                            GtkTreeViewColumn *column,
+                            LwnHeadlinesWindow *self)
+{
+  g_autofree char *id = NULL;
+  GtkTreeIter iter;
+
+  if (!gtk_tree_model_get_iter (GTK_TREE_MODEL (self->feed_store), &iter, path))
+    return;
+  gtk_tree_model_get (GTK_TREE_MODEL (self->feed_store), &iter, FEED_COLUMN_ID, &id, -1);
+  gtk_popover_popdown (self->feed_popover);
+  choose_feed (self, id);
+}
+
+/* The list opens at the feed shown, which has the cursor. */
+static void
+feed_popover_show_cb (GtkPopover *popover,
+                      LwnHeadlinesWindow *self)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->feed_store);
+  const char *active = self->all != NULL ? ALL_FEEDS_ID : lwn_reader_get_feed_url (self->reader);
+  GtkTreeIter iter;
+
+  for (gboolean valid = gtk_tree_model_get_iter_first (model, &iter); valid; valid = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *id = NULL;
+
+      gtk_tree_model_get (model, &iter, FEED_COLUMN_ID, &id, -1);
+      if (g_strcmp0 (id, active) == 0)
+        {
+          g_autoptr (GtkTreePath) path = gtk_tree_model_get_path (model, &iter);
+
+          gtk_tree_view_set_cursor (self->feed_list, path, NULL, FALSE);
+          gtk_tree_view_scroll_to_cell (self->feed_list, path, NULL, FALSE, 0, 0);
+          break;
+        }
+    }
+  gtk_widget_grab_focus (GTK_WIDGET (self->feed_list));
 }
 
 /* The window's size ------------------------------------------------------- */
@@ -675,8 +768,14 @@ lwn_headlines_window_dispose (GObject *object)
   leave_shown (self);
   if (self->feeds != NULL)
     g_signal_handlers_disconnect_by_data (self->feeds, self);
-  if (self->feed_chooser != NULL)
-    g_signal_handlers_disconnect_by_data (self->feed_chooser, self);
+  /* Dispose may run twice: the second time, these went with the chooser. */
+  if (self->feed_list != NULL)
+    g_signal_handlers_disconnect_by_data (self->feed_list, self);
+  if (self->feed_popover != NULL)
+    g_signal_handlers_disconnect_by_data (self->feed_popover, self);
+  self->feed_list = NULL;
+  self->feed_popover = NULL;
+  self->feed_label = NULL;
   if (self->search_bar != NULL)
     g_signal_handlers_disconnect_by_data (self->search_bar, self);
   if (self->search_entry != NULL)
@@ -692,6 +791,7 @@ lwn_headlines_window_dispose (GObject *object)
   g_clear_object (&self->feeds);
   g_clear_object (&self->settings);
   g_clear_object (&self->feed_chooser);
+  g_clear_object (&self->feed_store);
 
   G_OBJECT_CLASS (lwn_headlines_window_parent_class)->dispose (object);
 }
@@ -778,6 +878,56 @@ add_window_css (GtkWidget *widget)
   g_object_set_data (G_OBJECT (screen), "lwn-headlines-css", GINT_TO_POINTER (TRUE));
 }
 
+/* The button that names the feed shown, and its popover with every feed:
+ * a click or Return on one shows it; typing finds one by name. */
+static void
+init_feed_chooser (LwnHeadlinesWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkCellRenderer *renderer = gtk_cell_renderer_text_new ();
+  GtkTreeViewColumn *column;
+
+  self->feed_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_ellipsize (self->feed_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (self->feed_label, 32);
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->feed_label));
+  gtk_container_add (GTK_CONTAINER (box), gtk_image_new_from_icon_name ("pan-down-symbolic", GTK_ICON_SIZE_BUTTON));
+
+  self->feed_chooser = g_object_ref_sink (gtk_menu_button_new ());
+  gtk_widget_set_valign (self->feed_chooser, GTK_ALIGN_CENTER);
+  gtk_button_set_relief (GTK_BUTTON (self->feed_chooser), GTK_RELIEF_NONE);
+  gtk_container_add (GTK_CONTAINER (self->feed_chooser), box);
+  gtk_widget_show_all (self->feed_chooser);
+  atk_object_set_name (gtk_widget_get_accessible (self->feed_chooser), _ ("Feed"));
+
+  self->feed_store = gtk_list_store_new (N_FEED_COLUMNS, G_TYPE_STRING, G_TYPE_STRING);
+  self->feed_list = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->feed_store)));
+  gtk_tree_view_set_headers_visible (self->feed_list, FALSE);
+  gtk_tree_view_set_activate_on_single_click (self->feed_list, TRUE);
+  gtk_tree_view_set_search_column (self->feed_list, FEED_COLUMN_LABEL);
+  g_object_set (renderer, "ellipsize", PANGO_ELLIPSIZE_END, "xpad", 6, "ypad", 4, NULL);
+  column = gtk_tree_view_column_new_with_attributes (NULL, renderer, "text", FEED_COLUMN_LABEL, NULL);
+  /* Every row as high as the first: the view measures no other. */
+  gtk_tree_view_column_set_sizing (column, GTK_TREE_VIEW_COLUMN_FIXED);
+  gtk_tree_view_append_column (self->feed_list, column);
+  gtk_tree_view_set_fixed_height_mode (self->feed_list, TRUE);
+  atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->feed_list)), _ ("Feeds"));
+  g_signal_connect (self->feed_list, "row-activated", G_CALLBACK (feed_list_row_activated_cb), self);
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_width (GTK_SCROLLED_WINDOW (scrolled), 300);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 480);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->feed_list));
+  gtk_widget_show_all (scrolled);
+
+  self->feed_popover = GTK_POPOVER (gtk_popover_new (self->feed_chooser));
+  gtk_container_add (GTK_CONTAINER (self->feed_popover), scrolled);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->feed_chooser), GTK_WIDGET (self->feed_popover));
+  g_signal_connect (self->feed_popover, "show", G_CALLBACK (feed_popover_show_cb), self);
+}
+
 static void
 lwn_headlines_window_init (LwnHeadlinesWindow *self)
 {
@@ -812,11 +962,7 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
   g_signal_connect_swapped (self->list_box, "matches-changed", G_CALLBACK (show_search_result), self);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 
-  self->feed_chooser = GTK_COMBO_BOX_TEXT (g_object_ref_sink (gtk_combo_box_text_new ()));
-  gtk_widget_set_valign (GTK_WIDGET (self->feed_chooser), GTK_ALIGN_CENTER);
-  gtk_widget_show (GTK_WIDGET (self->feed_chooser));
-  atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->feed_chooser)), _ ("Feed"));
-  g_signal_connect (self->feed_chooser, "changed", G_CALLBACK (feed_chooser_changed_cb), self);
+  init_feed_chooser (self);
 }
 
 /* Stops following what is shown now. */
