@@ -65,7 +65,14 @@ perf_attach() {
 # perf_detach FILE: stops the count perf_attach started and prints its milliseconds, or
 # nothing when perf counted nothing (it says "<not counted>", or stopped early).
 perf_detach() {
+  local i
   kill -INT "$perf_pid" 2>/dev/null || true
   wait "$perf_pid" 2>/dev/null || true
+  # Called as $(perf_detach ...), a subshell, which cannot wait for perf: perf writes its
+  # count as it exits, so the file is read once perf is gone.
+  for ((i = 0; i < 100; i++)); do
+    kill -0 "$perf_pid" 2>/dev/null || break
+    sleep 0.05
+  done
   awk -F, '$3 == "task-clock" && $1 ~ /^[0-9.]+$/ { print $1 }' "$1"
 }
