@@ -32,7 +32,7 @@ shopt -s inherit_errexit
 
 bench_name=bench-many-feeds.sh
 bench_tools="perf gdbus"
-bench_watcher_args=(--title "Going Rogue" --title "Floor item")
+bench_watcher_args=(--title "Going Rogue" --title "Floor item" --title "Many feeds")
 poll_interval=0.1
 # shellcheck source=bench/bench-session.sh
 source "$(dirname "$0")/bench-session.sh" "${1:-build}"
@@ -47,8 +47,6 @@ fi
 settle=${SETTLE:-5}
 rest_from=10
 rest_seconds=${REST:-20}
-app_id=$(awk -F"'" '$1 ~ /^app_id = / { print $2; exit }' meson.build)
-app_path=/${app_id//.//}
 
 if ! perf stat -e task-clock -x, -o /dev/null -- true 2>/dev/null; then
   echo "$bench_name: perf cannot count here (see /proc/sys/kernel/perf_event_paranoid)" >&2
@@ -56,42 +54,16 @@ if ! perf stat -e task-clock -x, -o /dev/null -- true 2>/dev/null; then
 fi
 
 median() {
-  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# rest_count FILE EVENT: what count_rest wrote there for EVENT; 0 when perf says "<not
-# counted>", which it does for a process that never ran meanwhile; n/a when perf said nothing.
-rest_count() {
-  awk -F, -v e="$2" '$3 == e && $1 ~ /^[0-9.]+$/ { n = $1 } $3 == e && $1 == "<not counted>" { n = 0 }
-    END { print (n == "" ? "n/a" : n) }' "$1"
-}
-
-# count_rest PID SECONDS FILE: context switches and task-clock of every thread of PID,
-# those that start and end meanwhile included, over the next SECONDS (in the background;
-# sets count_pid).
-count_rest() {
-  perf stat -e context-switches,task-clock -x, -o "$3" -p "$1" -- sleep "$2" >/dev/null 2>&1 &
-  count_pid=$!
-}
-
-threads_of() {
-  find "/proc/$1/task" -mindepth 1 -maxdepth 1 | wc -l
-}
-
-fds_of() {
-  find "/proc/$1/fd" -mindepth 1 -maxdepth 1 | wc -l
-}
-
-# refresh_all: the refresh action, as the menu's "Refresh" activates it.
-refresh_all() {
-  gdbus call --session --dest "$app_id" --object-path "$app_path" \
-    --method org.gtk.Actions.Activate refresh '[]' '{}' >/dev/null
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 XDG_DATA_DIRS=${XDG_DATA_DIRS:-/usr/local/share:/usr/share}:$PWD
 export XDG_DATA_DIRS
 bench_start_session
 "$python" bench/make-feed.py --items 20 --fresh "$tmp/many.rdf"
+# Each feed's own title, which the tray host waits for: with many feeds, their headings
+# fill the menu and no headline shows there.
+sed -i '0,/<title>LWN.net<\/title>/s//<title>Many feeds {serial}<\/title>/' "$tmp/many.rdf"
 bench_start_feed_server --feed tests/data/lwn-headlines-2023-07.rdf --big "$tmp/many.rdf" --many "$tmp/many.rdf"
 
 bench_header "lwn-tray following ${counts[*]} feeds of 20 items: $rounds rounds"
@@ -106,63 +78,34 @@ stop_applet
 # "anon pss uss wakeups threads fds cpu_per_feed round_seconds" of lwn-tray, then
 # "anon pss uss wakeups threads fds" of floor-applet.
 measure() {
-  local name=$1 n=$2 floor_pid lwn_pid start n0 loaded rest_start args=() k
-  for ((k = 0; k < n; k++)); do
-    args+=(--feed-url "http://127.0.0.1:$port/feeds/$k")
-  done
-  rm -f "$tmp/rest-floor" "$tmp/rest-lwn"
+  local name=$1 n=$2 floor_pid lwn_pid start n0 rest_start floor_count
+  many_feeds "$n"
   n0=$(served many-200)
   start_applet "floor-$name" "$floor_applet"
   floor_pid=$app_pid
   start=$app_start
-  start_applet "$name" "$lwn_tray" "${args[@]}"
+  start_applet "$name" "$lwn_tray" "${many_args[@]}"
   lwn_pid=$app_pid
   wait_for $((60 + n / 2)) "$n first answers" served_more_than many-200 $((n0 + n - 1))
   wait_for 30 "lwn-tray's menu" menu_seen "${app_item%% *}"
-  loaded=$(now_ns)
-  rest_start=$((loaded + settle * 1000000000))
+  rest_start=$(($(now_ns) + settle * 1000000000))
   if ((rest_start < start + rest_from * 1000000000)); then
     rest_start=$((start + rest_from * 1000000000))
   fi
   sleep_until "$rest_start"
-  count_rest "$floor_pid" "$rest_seconds" "$tmp/rest-floor"
-  local floor_count=$count_pid
-  count_rest "$lwn_pid" "$rest_seconds" "$tmp/rest-lwn"
+  perf_count "$floor_pid" "$rest_seconds" "$tmp/rest-floor"
+  floor_count=$count_pid
+  perf_count "$lwn_pid" "$rest_seconds" "$tmp/rest-lwn"
   wait "$count_pid" "$floor_count" || true
 
-  local l_anon l_pss l_uss l_threads l_fds
-  l_anon=$(anon_kib "$lwn_pid") l_pss=$(pss_kib "$lwn_pid") l_uss=$(uss_kib "$lwn_pid")
-  l_threads=$(threads_of "$lwn_pid") l_fds=$(fds_of "$lwn_pid")
-  local f_line
-  f_line="$(anon_kib "$floor_pid") $(pss_kib "$floor_pid") $(uss_kib "$floor_pid") $(rest_count "$tmp/rest-floor" context-switches) $(threads_of "$floor_pid") $(fds_of "$floor_pid")"
+  local lwn_line floor_line
+  lwn_line="$(anon_kib "$lwn_pid") $(pss_kib "$lwn_pid") $(uss_kib "$lwn_pid") $(perf_counted "$tmp/rest-lwn" context-switches) $(threads_of "$lwn_pid") $(fds_of "$lwn_pid")"
+  floor_line="$(anon_kib "$floor_pid") $(pss_kib "$floor_pid") $(uss_kib "$floor_pid") $(perf_counted "$tmp/rest-floor" context-switches) $(threads_of "$floor_pid") $(fds_of "$floor_pid")"
   stop_pid "$floor_pid"
-
-  # A round of unchanged polls; one that perf failed to count is made again, once the
-  # readers' gap between a request and a manual refresh (3 s) is over.
-  local m0 t0 t1 cpu_ms="" rest_ms per_feed attempt
-  for attempt in 1 2 3; do
-    m0=$(served many-304)
-    perf_attach "$lwn_pid" "$tmp/perf-round"
-    t0=$(now_ns)
-    refresh_all
-    wait_for $((60 + n / 2)) "$n answers 304" served_more_than many-304 $((m0 + n - 1))
-    t1=$(now_ns)
-    sleep 1
-    cpu_ms=$(perf_detach "$tmp/perf-round")
-    # What perf said, among the logs KEEP_DIR keeps.
-    cat "$tmp/rest-lwn" "$tmp/rest-floor" "$tmp/perf-round" "$tmp/perf-round.err" >"$tmp/perf-$name.log" 2>&1 || true
-    [ -z "$cpu_ms" ] || break
-    echo "$bench_name: perf counted nothing in round $attempt of $name: $(tr '\n' ' ' <"$tmp/perf-round")" >&2
-    sleep 3
-  done
-  rest_ms=$(rest_count "$tmp/rest-lwn" task-clock)
-  per_feed=$(awk -v c="${cpu_ms:-n/a}" -v r="$rest_ms" -v rs="$rest_seconds" -v w="$(($(now_ns) - t0))" -v n="$n" 'BEGIN {
-      if (c == "n/a" || c == "") { print "n/a"; exit }
-      base = (r == "n/a") ? 0 : r / rs * w / 1e9
-      printf "%.3f", (c - base) / n
-    }')
-  echo "$l_anon $l_pss $l_uss $(rest_count "$tmp/rest-lwn" context-switches) $l_threads $l_fds $per_feed $(div $((t1 - t0)) 1000000000 %.2f)"
-  echo "$f_line"
+  echo "$lwn_line $(round_cost "$lwn_pid" "$n" "$tmp/rest-lwn" "$rest_seconds")"
+  echo "$floor_line"
+  # What perf said, among the logs KEEP_DIR keeps.
+  cat "$tmp/rest-lwn" "$tmp/rest-floor" "$tmp/perf-round" >"$tmp/perf-$name.log" 2>&1 || true
   stop_pid "$lwn_pid"
 }
 
