@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # lwn_tray, feed_url...: for the scripts that source it
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The private world bench/bench-applet.sh, bench-stall.sh, bench-window.sh and check-costs.sh measure applets in, sourced by each.
+# The private world bench/bench-applet.sh, bench-stall.sh, bench-window.sh, bench-feeds.sh, bench-many-feeds.sh and check-costs.sh measure applets in, sourced by each.
 #
 # Usage, in a bash script run from the top of the source tree, with set -euo pipefail:
 #   bench_name=bench-foo.sh            # the script, for messages
@@ -244,6 +244,25 @@ bench_start_feed_server() {
   wait_for 10 "the feed server" file_has "$tmp/port"
   port=$(cat "$tmp/port")
   feed_url=http://127.0.0.1:$port/feed
+}
+
+# many_feeds N: sets many_args to lwn-tray's arguments following the first N feeds of
+# the feed server's --many (/feeds/0, /feeds/1, ...).
+many_feeds() {
+  local k
+  many_args=()
+  for ((k = 0; k < $1; k++)); do
+    many_args+=(--feed-url "http://127.0.0.1:$port/feeds/$k")
+  done
+}
+
+# refresh_applet: activates lwn-tray's refresh action on the session bus, as the menu's
+# Refresh does: every feed asks at once.
+refresh_applet() {
+  local app_id
+  app_id=$(awk -F"'" '$1 ~ /^app_id = / { print $2; exit }' meson.build)
+  gdbus call --session --dest "$app_id" --object-path "/${app_id//.//}" \
+    --method org.gtk.Actions.Activate refresh '[]' '{}' >/dev/null
 }
 
 # start_applet NAME COMMAND...: starts it and waits for its tray item; sets $app_pid,

@@ -3,7 +3,8 @@
 # Serves a feed on 127.0.0.1 with ETags, in a mode the benchmark switches over HTTP, and counts what it answered.
 #
 # Usage: mock-feed-server.py --feed FILE --big FILE --port-file FILE [--log FILE]
-#                            [--mode NAME=FILE...] [--fresh NAME=FILE...] [--rate BYTES_PER_SECOND]
+#                            [--mode NAME=FILE...] [--fresh NAME=FILE...] [--many FILE]
+#                            [--rate BYTES_PER_SECOND]
 #   GET /feed                    the feed, as the current mode says:
 #                                  same     the --feed file; a matching If-None-Match gets 304
 #                                  changed  the --feed file with a counter in the first title: always 200
@@ -11,6 +12,10 @@
 #                                  NAME     of a --mode: that file, likewise changed on every request
 #                                  NAME     of a --fresh: that file with each "{serial}" replaced by the
 #                                           counter, so that every answer brings only new items
+#   GET /feeds/K                 with --many, feed number K (0, 1, ...): that file with each "{serial}"
+#                                replaced by K, so that no two feeds share an item; the same on every
+#                                request, and a matching If-None-Match gets 304. Counted as many-200
+#                                and many-304, whatever the mode; never delayed nor held
 #   GET /control?mode=M&delay=S&hold=H
 #                                switch mode; delay every feed answer by S seconds; with H=1, keep
 #                                feed answers back until a request with H=0 (the mode of the
@@ -32,8 +37,10 @@ CHUNK = 64 * 1024
 
 
 class State:
-    def __init__(self, feed, big, log, modes, fresh):
+    def __init__(self, feed, big, log, modes, fresh, many):
         self.lock = threading.Lock()
+        self.many = many
+        self.many_bodies = {}
         self.bodies = {"same": feed, "changed": feed, "big": big, **modes, **fresh}
         self.fresh = set(fresh)
         self.mode = "same"
@@ -56,6 +63,14 @@ class State:
                 self.counter += 1
                 body = with_counter(body, self.counter)
             return mode, body, self.delay
+
+    def many_body(self, number):
+        """Returns (body, etag) of feed number NUMBER of --many, made once."""
+        with self.lock:
+            if number not in self.many_bodies:
+                body = self.many.replace(b"{serial}", b"%d" % number)
+                self.many_bodies[number] = (body, etag_of(body))
+            return self.many_bodies[number]
 
     def count(self, mode, status, size):
         with self.lock:
@@ -110,21 +125,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if ahead > 0:
                 time.sleep(ahead)
 
+    def answer_feed(self, mode, body, etag):
+        """A feed's answer: 304 when the request names its ETag, else the body."""
+        state = self.server.state
+        if etag in [tag.strip() for tag in self.headers.get("If-None-Match", "").split(",")]:
+            state.count(mode, 304, 0)
+            self.reply(304, headers=[("ETag", etag)])
+        else:
+            state.count(mode, 200, len(body))
+            self.reply(200, body, [("Content-Type", "application/rdf+xml"), ("ETag", etag)])
+
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         state = self.server.state
-        if url.path == "/feed":
+        number = url.path.removeprefix("/feeds/")
+        if state.many is not None and number != url.path and number.isdigit() and len(number) < 7:
+            self.answer_feed("many", *state.many_body(int(number)))
+        elif url.path == "/feed":
             state.released.wait()
             mode, body, delay = state.next_body()
             if delay > 0:
                 time.sleep(delay)
-            etag = etag_of(body)
-            if etag in [tag.strip() for tag in self.headers.get("If-None-Match", "").split(",")]:
-                state.count(mode, 304, 0)
-                self.reply(304, headers=[("ETag", etag)])
-            else:
-                state.count(mode, 200, len(body))
-                self.reply(200, body, [("Content-Type", "application/rdf+xml"), ("ETag", etag)])
+            self.answer_feed(mode, body, etag_of(body))
         elif url.path == "/control":
             query = urllib.parse.parse_qs(url.query)
             with state.lock:
@@ -166,6 +188,8 @@ def main():
                         help="another mode serving FILE, changed on every request")
     parser.add_argument("--fresh", action="append", default=[], metavar="NAME=FILE",
                         help="another mode serving FILE with {serial} replaced by a new number each time")
+    parser.add_argument("--many", metavar="FILE",
+                        help='serve /feeds/K: FILE with "{serial}" replaced by K, a feed of its own for each K')
     parser.add_argument("--rate", type=float, default=0, help="bytes per second for feed bodies (default: no limit)")
     args = parser.parse_args()
 
@@ -176,10 +200,17 @@ def main():
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     modes = dict(read_mode(spec) for spec in args.mode)
     fresh = dict(read_mode(spec) for spec in args.fresh)
+    many = None
+    if args.many:
+        with open(args.many, "rb") as f:
+            many = f.read()
 
+    # Two hundred feeds polled at once connect at once: socketserver's backlog of 5 would
+    # drop connections, which the clients retry only a second later.
+    http.server.ThreadingHTTPServer.request_queue_size = 1024
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    server.state = State(feed, big, log, modes, fresh)
+    server.state = State(feed, big, log, modes, fresh, many)
     server.rate = args.rate
     with open(args.port_file + ".tmp", "w", encoding="utf-8") as f:
         f.write(f"{server.server_address[1]}\n")

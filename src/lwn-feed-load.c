@@ -152,15 +152,14 @@ load_thread (GTask *task,
  * @cache_path: (nullable): a file to keep a new feed's body in (see
  *   lwn_store_write_feed_cache()), written by the worker after the body
  *   parsed; a failure to write it is logged, not returned
- * @previous: (nullable): the feed shown now, its display text computed
- *   already: the items a new feed repeats unchanged are taken from it
+ * @previous: (nullable): the feed shown now: the items a new feed repeats
+ *   unchanged are taken from it, with the text made from them so far
  * @cancellable: (nullable): cancels the transfer promptly
  * @callback: called on the caller's thread-default main context
  * @user_data: data for @callback
  *
- * Runs lwn_feed_load_sync() in a worker thread, which also computes the
- * display text of a new feed's items (lwn_feed_prepare_display()), or takes
- * it from @previous for the items that did not change.
+ * Runs lwn_feed_load_sync() in a worker thread, which also takes from
+ * @previous the items that did not change (lwn_feed_prepare_display()).
  */
 void
 lwn_feed_load_async (const LwnFetchRequest *request,

@@ -318,8 +318,6 @@ parse_thread (GTask *task,
 
   feed = lwn_feed_parse (data->body, data->content_type, data->document_url, &error);
   if (feed != NULL)
-    lwn_feed_prepare_display (feed, NULL);
-  if (feed != NULL)
     g_task_return_pointer (task, feed, (GDestroyNotify) lwn_feed_unref);
   else
     g_task_return_error (task, error);

@@ -24,9 +24,11 @@ struct _LwnFeedItem
   const char *description_html;
   GDateTime *date;
   gboolean paywalled;
-  /* These fields are computed once: by lwn_feed_prepare_display() in the
-   * worker that parsed the feed, or on first use by a program that never
-   * calls that function. They are set with an atomic exchange, so that two
+  /* These fields are computed once, when a view first needs them: the
+   * headlines window has a worker make them (lwn_feed_items_prepare_display_async()),
+   * a notification makes the summary of its own item. At rest only the menu's
+   * titles are needed, and the text of a feed's items would weigh more than
+   * the items themselves. They are set with an atomic exchange, so that two
    * threads computing the same field at once keep one answer. */
   char *summary;
   char *summary_markup;
@@ -233,8 +235,8 @@ keep_computed (char **field,
  *
  * Gives the description as plain text on one line, at most
  * %LWN_FEED_SUMMARY_CHARS characters. The summary is computed on first use
- * unless lwn_feed_prepare_display() computed it already; two threads may
- * ask at once, and both get the same text.
+ * unless lwn_feed_items_prepare_display_async() made it already; two threads
+ * may ask at once, and both get the same text.
  *
  * Returns: (transfer none): the summary; "" when the item has none
  */
@@ -347,8 +349,8 @@ lwn_feed_get_item (const LwnFeed *feed,
  *
  * Gives the description as Pango markup for a label: paragraphs, emphasis,
  * code, lists and quotes, and links that are http(s) only (LWN's RSS-view
- * links rewritten to the article). The markup is computed when the summary
- * is, as lwn_feed_item_get_summary() describes.
+ * links rewritten to the article). The markup is computed on first use, as
+ * the summary is (see lwn_feed_item_get_summary()).
  *
  * Returns: (transfer none): the markup; "" when the item has no description
  */
@@ -399,34 +401,112 @@ lwn_feed_item_has_search_text (LwnFeedItem *item)
   return g_atomic_pointer_get (&item->search_text) != NULL;
 }
 
+/**
+ * lwn_feed_item_has_display_text:
+ * @item: an item
+ *
+ * Returns: whether lwn_feed_item_get_summary() and
+ *   lwn_feed_item_get_summary_markup() would answer without converting HTML
+ */
+gboolean
+lwn_feed_item_has_display_text (LwnFeedItem *item)
+{
+  return g_atomic_pointer_get (&item->summary) != NULL && g_atomic_pointer_get (&item->summary_markup) != NULL;
+}
+
 static char prepare_search_source_tag;
+static char prepare_display_source_tag;
 
 static void
-prepare_search_thread (GTask *task,
-                       gpointer source_object,
-                       gpointer task_data,
-                       GCancellable *cancellable)
+prepare_thread (GTask *task,
+                gpointer source_object,
+                gpointer task_data,
+                GCancellable *cancellable)
 {
   GPtrArray *items = task_data;
+  gboolean search = g_task_get_source_tag (task) == &prepare_search_source_tag;
 
   for (guint i = 0; i < items->len; i++)
     {
+      LwnFeedItem *item = g_ptr_array_index (items, i);
+
       if (g_task_return_error_if_cancelled (task))
         return;
-      lwn_feed_item_get_search_text (g_ptr_array_index (items, i));
+      /* A search shows rows of its matches at once: their text is made too. */
+      if (search)
+        lwn_feed_item_get_search_text (item);
+      lwn_feed_item_get_summary (item);
+      lwn_feed_item_get_summary_markup (item);
     }
   g_task_return_boolean (task, TRUE);
 }
 
+static void
+prepare_async (GPtrArray *items,
+               gpointer source_tag,
+               GCancellable *cancellable,
+               GAsyncReadyCallback callback,
+               gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (items != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, g_ptr_array_ref (items), (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, prepare_thread);
+}
+
+static gboolean
+prepare_finish (GAsyncResult *result,
+                gpointer source_tag,
+                GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /**
- * lwn_feed_items_prepare_search_async:
- * @items: (element-type LwnFeedItem): items whose display text is prepared
- *   (lwn_feed_prepare_display()); the array is kept until the end
+ * lwn_feed_items_prepare_display_async:
+ * @items: (element-type LwnFeedItem): items whose summary and markup are
+ *   made; the array is kept until the end
  * @cancellable: (nullable): stops between two items
  * @callback: called on the caller's thread-default main context
  * @user_data: data for @callback
  *
- * Makes the search text of @items in a worker thread.
+ * Makes the summary and the summary markup of @items in a worker thread,
+ * so that a view never converts HTML on the main thread.
+ */
+void
+lwn_feed_items_prepare_display_async (GPtrArray *items,
+                                      GCancellable *cancellable,
+                                      GAsyncReadyCallback callback,
+                                      gpointer user_data)
+{
+  prepare_async (items, &prepare_display_source_tag, cancellable, callback, user_data);
+}
+
+gboolean
+lwn_feed_items_prepare_display_finish (GAsyncResult *result,
+                                       GError **error)
+{
+  return prepare_finish (result, &prepare_display_source_tag, error);
+}
+
+/**
+ * lwn_feed_items_prepare_search_async:
+ * @items: (element-type LwnFeedItem): items whose search text is made; the
+ *   array is kept until the end
+ * @cancellable: (nullable): stops between two items
+ * @callback: called on the caller's thread-default main context
+ * @user_data: data for @callback
+ *
+ * Makes the search text of @items in a worker thread, and their display
+ * text (see lwn_feed_items_prepare_display_async()), so that the rows of
+ * the matches can show at once.
  */
 void
 lwn_feed_items_prepare_search_async (GPtrArray *items,
@@ -434,24 +514,14 @@ lwn_feed_items_prepare_search_async (GPtrArray *items,
                                      GAsyncReadyCallback callback,
                                      gpointer user_data)
 {
-  g_autoptr (GTask) task = NULL;
-
-  g_return_if_fail (items != NULL);
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, &prepare_search_source_tag);
-  g_task_set_task_data (task, g_ptr_array_ref (items), (GDestroyNotify) g_ptr_array_unref);
-  g_task_run_in_thread (task, prepare_search_thread);
+  prepare_async (items, &prepare_search_source_tag, cancellable, callback, user_data);
 }
 
 gboolean
 lwn_feed_items_prepare_search_finish (GAsyncResult *result,
                                       GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &prepare_search_source_tag, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return prepare_finish (result, &prepare_search_source_tag, error);
 }
 
 static gboolean
@@ -505,16 +575,17 @@ share_unchanged_items (LwnFeed *feed,
 /**
  * lwn_feed_prepare_display:
  * @feed: a feed that no other thread uses yet
- * @previous: (nullable): the feed shown until now, prepared already
+ * @previous: (nullable): the feed shown until now
  *
- * Computes, for each item, the text that every view shows, so that the
- * main thread never converts HTML. Call it in the worker that built @feed,
- * before the feed is handed over. The text a search reads is made only
- * when a search needs it (lwn_feed_items_prepare_search_async()). An item that
- * @previous holds unchanged is taken from @previous, with its text, instead
- * of being converted again: a refresh costs what changed. Items become
- * shared between the two feeds, and so between threads: each text is set
- * once, atomically, whichever thread makes it.
+ * Takes each item that @previous holds unchanged from @previous, with the
+ * text made from it so far, in the place of @feed's copy: a refresh costs
+ * what changed, and every view keeps what it made of the item. Call it in
+ * the worker that built @feed, before the feed is handed over. The text
+ * the views show is made only when one needs it: the headlines window has a
+ * worker make it (lwn_feed_items_prepare_display_async()), and so does a
+ * search (lwn_feed_items_prepare_search_async()); the menu shows titles
+ * only. Items become shared between the two feeds, and so between threads:
+ * each text is set once, atomically, whichever thread makes it.
  */
 void
 lwn_feed_prepare_display (LwnFeed *feed,
@@ -522,11 +593,4 @@ lwn_feed_prepare_display (LwnFeed *feed,
 {
   if (previous != NULL && previous != feed)
     share_unchanged_items (feed, previous);
-  for (guint i = 0; i < feed->items->len; i++)
-    {
-      LwnFeedItem *item = g_ptr_array_index (feed->items, i);
-
-      lwn_feed_item_get_summary (item);
-      lwn_feed_item_get_summary_markup (item);
-    }
 }

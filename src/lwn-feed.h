@@ -42,6 +42,13 @@ const char *lwn_feed_item_get_summary (LwnFeedItem *item);
 const char *lwn_feed_item_get_summary_markup (LwnFeedItem *item);
 const char *lwn_feed_item_get_search_text (LwnFeedItem *item);
 gboolean lwn_feed_item_has_search_text (LwnFeedItem *item);
+gboolean lwn_feed_item_has_display_text (LwnFeedItem *item);
+void lwn_feed_items_prepare_display_async (GPtrArray *items,
+                                           GCancellable *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer user_data);
+gboolean lwn_feed_items_prepare_display_finish (GAsyncResult *result,
+                                                GError **error);
 void lwn_feed_items_prepare_search_async (GPtrArray *items,
                                           GCancellable *cancellable,
                                           GAsyncReadyCallback callback,

@@ -22,6 +22,9 @@
 #define STEP_USEC 3000  /* …and this long */
 #define END_STEPS 4     /* times as much per step on the way to End */
 #define AHEAD_PAGES 1   /* the rows reach this far below what shows */
+/* A worker makes the summaries of this many headlines at a time, from the
+ * first row missing one: some milliseconds' work for LWN's descriptions. */
+#define TEXT_ROWS 32
 
 struct _LwnHeadlineList
 {
@@ -50,6 +53,8 @@ struct _LwnHeadlineList
   /* A worker folds the search text of headlines that lack it; the matches
    * wait for it, and a search waiting starts when it is done. */
   GCancellable *folding;
+  /* A worker makes the summaries of the next rows, which wait for it. */
+  GCancellable *making_text;
   gboolean matches_waiting;
   gboolean search_waiting;
   gboolean matches_found; /* ::matches-changed is due at the end of the event */
@@ -79,6 +84,7 @@ typedef enum
   LIST_EVENT_ITEMS_CHANGED, /* the model changed: a new feed */
   LIST_EVENT_SEARCH,        /* lwn_headline_list_set_search() */
   LIST_EVENT_TEXT_FOLDED,   /* the worker made the search text the matches wait for */
+  LIST_EVENT_TEXT_MADE,     /* the worker made the summaries the next rows wait for */
   LIST_EVENT_FILL_STEP,     /* the idle step that makes rows */
   LIST_EVENT_VIEW_MOVED,    /* scrolled or mapped: the rows may end too soon */
   LIST_EVENT_LAID_OUT,      /* a new layout: the anchor goes back in place */
@@ -147,6 +153,48 @@ static GPtrArray *
 new_item_array (void)
 {
   return g_ptr_array_new_with_free_func ((GDestroyNotify) lwn_feed_item_unref);
+}
+
+static void
+text_made_cb (GObject *source,
+              GAsyncResult *result,
+              gpointer user_data)
+{
+  /* Cancelled: the list is gone. */
+  if (lwn_feed_items_prepare_display_finish (result, NULL))
+    apply_event (user_data, LIST_EVENT_TEXT_MADE, NULL);
+}
+
+/* Whether the row of the headline at @position can be made now. A row shows
+ * its headline's summary, which the items get only when a view needs it
+ * (lwn_feed_prepare_display()), and the main thread never converts HTML: a
+ * worker makes the summaries of this headline and of the next ones that
+ * lack theirs, and LIST_EVENT_TEXT_MADE follows. */
+static gboolean
+has_text (LwnHeadlineList *self,
+          guint position)
+{
+  g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, position);
+  g_autoptr (GPtrArray) missing = NULL;
+  guint n = n_headlines (self);
+
+  if (lwn_feed_item_has_display_text (lwn_headline_get_item (headline)))
+    return TRUE;
+  if (self->making_text != NULL)
+    return FALSE;
+
+  missing = new_item_array ();
+  for (guint i = position; i < n && missing->len < TEXT_ROWS; i++)
+    {
+      g_autoptr (LwnHeadline) next = g_list_model_get_item (self->headlines, i);
+      LwnFeedItem *item = lwn_headline_get_item (next);
+
+      if (!lwn_feed_item_has_display_text (item))
+        g_ptr_array_add (missing, lwn_feed_item_ref (item));
+    }
+  self->making_text = g_cancellable_new ();
+  lwn_feed_items_prepare_display_async (missing, self->making_text, text_made_cb, self);
+  return FALSE;
 }
 
 /* Once per search and per feed. A headline whose search text is not made
@@ -394,6 +442,8 @@ fill_rows (LwnHeadlineList *self,
           && (made >= max_rows * scale || chars >= STEP_CHARS * scale
               || g_get_monotonic_time () - start >= STEP_USEC * scale))
         break;
+      if (!has_text (self, i))
+        break;
 
       /* Rows may come above what shows, when a refresh brought new headlines. */
       if (made == 0)
@@ -443,9 +493,10 @@ fill_step (LwnHeadlineList *self)
     revealed = extend_reach (self, self->to_end ? G_MAXUINT : MORE_ROWS);
   if (revealed)
     gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
-  /* The next step waits for this one's layout (size_allocate); with no row
-   * to make or show, the list may have been laid out meanwhile. */
-  if (fill_rows (self, STEP_ROWS) > 0 || revealed)
+  /* The next step waits for this one's layout (size_allocate), or for the
+   * summaries of the next rows; with no row to make or show, the list may
+   * have been laid out meanwhile. */
+  if (fill_rows (self, STEP_ROWS) > 0 || revealed || self->making_text != NULL)
     return;
   if (self->to_end)
     finish_end (self);
@@ -469,7 +520,7 @@ fill_idle_cb (gpointer user_data)
 static void
 schedule_fill (LwnHeadlineList *self)
 {
-  if (self->fill_id != 0 || self->headlines == NULL)
+  if (self->fill_id != 0 || self->headlines == NULL || self->making_text != NULL)
     return;
   if (!has_holes (self) && !wants_reach (self) && !self->to_end)
     return;
@@ -725,6 +776,10 @@ move_state (LwnHeadlineList *self,
             schedule_fill (self);
           }
         break;
+      case LIST_EVENT_TEXT_MADE:
+        g_clear_object (&self->making_text);
+        schedule_fill (self);
+        return;
       case LIST_EVENT_FILL_STEP:
         fill_step (self);
         break;
@@ -916,6 +971,7 @@ lwn_headline_list_dispose (GObject *object)
   LwnHeadlineList *self = LWN_HEADLINE_LIST (object);
 
   g_cancellable_cancel (self->folding);
+  g_cancellable_cancel (self->making_text);
   lwn_headline_list_set_model (self, NULL);
   watch_vadjustment (self, NULL);
   g_clear_handle_id (&self->ages_id, g_source_remove);
@@ -932,6 +988,7 @@ lwn_headline_list_finalize (GObject *object)
   g_array_unref (self->matching);
   g_clear_pointer (&self->query, lwn_search_query_unref);
   g_clear_object (&self->folding);
+  g_clear_object (&self->making_text);
   if (self->source_destroy != NULL)
     self->source_destroy (self->source_data);
 

@@ -20,6 +20,9 @@ G_BEGIN_DECLS
  *   to_end     End was pressed while rows were still to make
  *   anchor     a row to keep in place on the screen across the next layout
  *   fill_id    the idle step that makes rows, when one is due
+ *   making_text  a worker makes the summaries of the next rows to make (the
+ *              items get them only when a view needs them); no step is due
+ *              meanwhile, and none makes a row whose summary is missing
  *
  * These hold between any two events:
  *
@@ -66,10 +69,12 @@ G_BEGIN_DECLS
  *                                     waiting search as search
  *                                     → FILLING/SETTLED
  *   fill step      —                  —                        reach grows or rows   as FILLING, larger;
- *                                                              are made → FILLING/   when done, End is
- *                                                              SETTLED               pressed again if the
- *                                                                                    list has the focus
- *                                                                                    → SETTLED
+ *                                                              are made, up to the   when done, End is
+ *                                                              first without its     pressed again if the
+ *                                                              summary, whose        list has the focus
+ *                                                              worker starts         → SETTLED
+ *                                                              → FILLING/SETTLED
+ *   text made      worker done        worker done              the next step is due  as FILLING
  *   view moved     —                  → FILLING if the rows    FILLING               ENDING
  *                                     end too soon
  *   laid out       —                  anchor restored          anchor restored       anchor restored

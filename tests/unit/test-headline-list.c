@@ -10,6 +10,20 @@
 
 #define N_HEADLINES 5
 
+/* An item with its summary made, as the window's worker makes it before a
+ * row shows: the rows of these tests are made at once. */
+static LwnFeedItem *
+new_item (const char *id,
+          const char *title,
+          const char *url)
+{
+  LwnFeedItem *item = lwn_feed_item_new (id, title, url, url, "Author", "<p>Summary</p>", NULL, FALSE);
+
+  lwn_feed_item_get_summary (item);
+  lwn_feed_item_get_summary_markup (item);
+  return item;
+}
+
 static void
 append_headlines (GListStore *store,
                   const char *feed,
@@ -21,7 +35,7 @@ append_headlines (GListStore *store,
       g_autofree char *id = g_strdup_printf ("%s-%u", prefix, i);
       g_autofree char *title = g_strdup_printf ("Headline %s number %u of %s", prefix, i, feed);
       g_autofree char *url = g_strdup_printf ("%s/%s%u/", feed, prefix, i);
-      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, title, url, url, "Author", "<p>Summary</p>", NULL, FALSE);
+      g_autoptr (LwnFeedItem) item = new_item (id, title, url);
       g_autoptr (LwnHeadline) headline = lwn_headline_new (item, feed, TRUE);
 
       g_list_store_append (store, headline);
@@ -39,7 +53,7 @@ make_headlines (const char *prefix,
       g_autofree char *id = g_strdup_printf ("%s-%u", prefix, i);
       g_autofree char *title = g_strdup_printf ("Headline %s number %u", prefix, i);
       g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%s%u/", prefix, i);
-      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, title, url, url, "Author", "<p>Summary</p>", NULL, FALSE);
+      g_autoptr (LwnFeedItem) item = new_item (id, title, url);
       g_autoptr (LwnHeadline) headline = NULL;
 
       headline = lwn_headline_new (item, "https://lwn.net/headlines/rss", TRUE);
@@ -392,6 +406,51 @@ test_search_text_made_by_a_worker (void)
   gtk_widget_destroy (GTK_WIDGET (list));
 }
 
+/* Headlines whose summaries are not made yet (at rest, only the menu's
+ * titles are): no row until a worker has made them, the main thread never
+ * converting HTML, and then the rows as for any other model. */
+static void
+test_rows_wait_for_their_text (void)
+{
+  g_autoptr (GListStore) headlines = g_list_store_new (LWN_TYPE_HEADLINE);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  for (guint i = 0; i < N_HEADLINES; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("bare-%u", i);
+      g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%u/", i);
+      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, "Bare", url, url, NULL, "<p>Made <b>later</b></p>", NULL, FALSE);
+      g_autoptr (LwnHeadline) headline = lwn_headline_new (item, "https://lwn.net/headlines/rss", TRUE);
+
+      g_list_store_append (headlines, headline);
+    }
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  g_assert_cmpuint (count_rows (list), ==, 0);
+  for (guint i = 0; i < N_HEADLINES; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (headlines), i);
+
+      g_assert_false (lwn_feed_item_has_display_text (lwn_headline_get_item (headline)));
+    }
+
+  while (count_rows (list) == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (count_rows (list), >, 0);
+  g_assert_cmpuint (lwn_headline_row_get_position (lwn_headline_list_get_first_match (list)), ==, 0);
+  for (guint i = 0; i < N_HEADLINES; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (headlines), i);
+      LwnFeedItem *item = lwn_headline_get_item (headline);
+
+      g_assert_true (lwn_feed_item_has_display_text (item));
+      g_assert_cmpstr (lwn_feed_item_get_summary (item), ==, "Made later");
+    }
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
 /* The list goes while the worker folds: the worker holds no reference to
  * it, and its end, which comes later, finds nothing of it (under the
  * sanitizers, a use after free would show). */
@@ -428,6 +487,7 @@ main (int argc,
   g_test_add_func ("/headline-list/model/replaced", test_model_replaced);
   g_test_add_func ("/headline-list/model/items-changed", test_items_changed);
   g_test_add_func ("/headline-list/model/shared-ids", test_shared_ids);
+  g_test_add_func ("/headline-list/model/rows-wait-for-their-text", test_rows_wait_for_their_text);
   g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
   g_test_add_func ("/headline-list/search/text-made-by-a-worker", test_search_text_made_by_a_worker);
