@@ -29,7 +29,10 @@ struct _LwnPreferencesWindow
   GtkSwitch *notify_switch;
   GtkLabel *security_title;
   GtkLabel *security_subtitle;
+  GtkLabel *search_provider_title;
+  GtkLabel *search_provider_subtitle;
   GtkSwitch *security_switch;
+  GtkSwitch *search_provider_switch;
   GtkLabel *max_items_title;
   GtkSpinButton *max_items_spin;
   GtkLabel *icon_style_title;
@@ -297,6 +300,7 @@ lwn_preferences_window_constructed (GObject *object)
   g_settings_bind (self->settings, "tray-icon-style", self->icon_style_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "notifications", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "notify-security-updates", self->security_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "search-provider", self->search_provider_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "lwn-subscriber", self->subscriber_switch, "active", G_SETTINGS_BIND_DEFAULT);
   /* The filter only means something while there are notifications to filter. */
   g_object_bind_property (self->notify_switch, "active", self->security_switch, "sensitive", G_BINDING_SYNC_CREATE);
@@ -353,6 +357,7 @@ lwn_preferences_window_dispose (GObject *object)
       g_settings_unbind (self->icon_style_combo, "active-id");
       g_settings_unbind (self->notify_switch, "active");
       g_settings_unbind (self->security_switch, "active");
+      g_settings_unbind (self->search_provider_switch, "active");
       g_settings_unbind (self->subscriber_switch, "active");
     }
   g_clear_object (&self->settings);
@@ -429,7 +434,10 @@ lwn_preferences_window_class_init (LwnPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, notify_switch);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_title);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, search_provider_title);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, search_provider_subtitle);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, security_switch);
+  gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, search_provider_switch);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_title);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, max_items_spin);
   gtk_widget_class_bind_template_child (widget_class, LwnPreferencesWindow, icon_style_title);
@@ -460,6 +468,7 @@ lwn_preferences_window_init (LwnPreferencesWindow *self)
   label_control (self->interval_title, self->interval_subtitle);
   label_control (self->notify_title, NULL);
   label_control (self->security_title, self->security_subtitle);
+  label_control (self->search_provider_title, self->search_provider_subtitle);
   label_control (self->max_items_title, NULL);
   label_control (self->icon_style_title, NULL);
   label_control (self->subscriber_title, self->subscriber_subtitle);

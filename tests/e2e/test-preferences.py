@@ -130,6 +130,7 @@ def test_open_and_label(s):
         (Role.COMBO_BOX, "Refresh every"),
         (Role.TOGGLE_BUTTON, "Notify about new headlines"),
         (Role.TOGGLE_BUTTON, "Notify about \u201cSecurity updates\u201d lists"),
+        (Role.TOGGLE_BUTTON, "Headlines in the desktop\u2019s search"),
         (Role.SPIN_BUTTON, "Headlines in the menu"),
         (Role.COMBO_BOX, "Panel icon"),
         (Role.TOGGLE_BUTTON, "I am an LWN subscriber"),
@@ -213,6 +214,13 @@ def test_max_items_and_outside_changes(s):
     e2e.wait_for(lambda: setting(s, "notifications") == "true", "notifications switched back on")
     security.do_action("Toggle")
     e2e.wait_for(lambda: setting(s, "notify-security-updates") == str(not security_state).lower(), "the filter written")
+
+    search = control(window, Role.TOGGLE_BUTTON, "Headlines in the desktop\u2019s search")
+    assert search.checked and "KRunner" in search.description, search.description
+    search.do_action("Toggle")
+    e2e.wait_for(lambda: setting(s, "search-provider") == "false", "the desktop's search switched off")
+    s.gsettings("set", SCHEMA, "search-provider", "true")
+    e2e.wait_for(lambda: search.checked, "the switch on again after the setting")
 
     interval = control(window, Role.COMBO_BOX, "Refresh every")
     assert interval.selected_child().name == "30 minutes", interval.selected_child()
