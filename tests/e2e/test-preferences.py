@@ -322,6 +322,11 @@ def test_feeds(s):
         )
         up = e2e.wait_for(lambda: window.find(role=Role.PUSH_BUTTON, name="Move 127.0.0.1 up"), "its up button")
         assert e2e.wait_for(lambda: up.focused or None, "the focus on the moved feed's button")
+        # Buttons bound to the editor's actions: the ends' must stay insensitive once shown.
+        time.sleep(SETTLE)
+        assert up.sensitive, "the last feed cannot move up"
+        assert not control(window, Role.PUSH_BUTTON, "Move 127.0.0.1 down").sensitive, "the last feed can move down"
+        assert not control(window, Role.PUSH_BUTTON, "Move LWN.net up").sensitive, "the first feed can move up"
 
         switch = control(window, Role.TOGGLE_BUTTON, "Notifications from LWN.net")
         assert switch.checked
