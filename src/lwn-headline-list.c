@@ -25,6 +25,9 @@
 /* A worker makes the summaries of this many headlines at a time, from the
  * first row missing one: some milliseconds' work for LWN's descriptions. */
 #define TEXT_ROWS 32
+/* Up to this many rows that start or stop showing are told to the list box
+ * one by one; more, and it filters every row again. */
+#define REFILTER_ROWS 64
 
 struct _LwnHeadlineList
 {
@@ -237,6 +240,39 @@ filter_row (GtkListBoxRow *row,
   LwnHeadlineList *self = user_data;
 
   return is_shown (self, lwn_headline_row_get_position (LWN_HEADLINE_ROW (row)));
+}
+
+/* The list box shows again what filter_row() says. GTK's own refiltering
+ * looks, for each of its rows, for the one that shows before it, through
+ * every hidden row between: with thousands of rows made and a dozen showing,
+ * that is millions of steps for each key of a search. A few rows whose
+ * showing changed are told one by one instead, each costing one such look.
+ * A row's child visibility is the filter's last answer for it. */
+static void
+refilter (LwnHeadlineList *self)
+{
+  guint changed = 0;
+
+  for (guint i = 0; i < self->rows->len && changed <= REFILTER_ROWS; i++)
+    {
+      if (row_at (self, i) != NULL && gtk_widget_get_child_visible (GTK_WIDGET (row_at (self, i))) != is_shown (self, i))
+        changed++;
+    }
+  if (changed > REFILTER_ROWS)
+    {
+      gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+      return;
+    }
+  for (guint i = 0; i < self->rows->len && changed > 0; i++)
+    {
+      LwnHeadlineRow *row = row_at (self, i);
+
+      if (row != NULL && gtk_widget_get_child_visible (GTK_WIDGET (row)) != is_shown (self, i))
+        {
+          gtk_list_box_row_changed (GTK_LIST_BOX_ROW (row));
+          changed--;
+        }
+    }
 }
 
 /* The rows that show mark the current search's matches. A hidden row keeps
@@ -492,7 +528,7 @@ fill_step (LwnHeadlineList *self)
   if (!has_holes (self) && wants_reach (self))
     revealed = extend_reach (self, self->to_end ? G_MAXUINT : MORE_ROWS);
   if (revealed)
-    gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+    refilter (self);
   /* The next step waits for this one's layout (size_allocate), or for the
    * summaries of the next rows; with no row to make or show, the list may
    * have been laid out meanwhile. */
@@ -657,7 +693,7 @@ update_rows (LwnHeadlineList *self)
   /* The kept rows' headlines may match the search or not now, and may have
    * moved out of the reach or into it. */
   if (kept > 0)
-    gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+    refilter (self);
 
   /* The focused row went, or no longer matches: the focus goes to the one
    * in its place. */
@@ -730,7 +766,7 @@ start_search (LwnHeadlineList *self,
    * search made would cost the keystroke a layout of them all. */
   self->reach = 0;
   extend_reach (self, SEARCH_ROWS);
-  gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+  refilter (self);
   if (self->vadjustment != NULL)
     gtk_adjustment_set_value (self->vadjustment, 0);
   /* The first match in this frame rather than "No headlines" for one. */
@@ -772,7 +808,7 @@ move_state (LwnHeadlineList *self,
         else
           {
             find_matches (self);
-            gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
+            refilter (self);
             schedule_fill (self);
           }
         break;

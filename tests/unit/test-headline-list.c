@@ -4,6 +4,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <gtk/gtk.h>
 
 #include "lwn-headline-list.h"
@@ -451,6 +453,77 @@ test_rows_wait_for_their_text (void)
   gtk_widget_destroy (GTK_WIDGET (list));
 }
 
+/* Checks that the rows that show are the first headlines with @text (one
+ * word) in their titles, in order, at least one, and that no other row shows. */
+static void
+assert_shows_first_matches (LwnHeadlineList *list,
+                            GListModel *headlines,
+                            const char *text)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (list));
+  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) matching = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < g_list_model_get_n_items (headlines); i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+
+      if (text == NULL || strstr (lwn_headline_get_title (headline), text) != NULL)
+        g_array_append_val (matching, i);
+    }
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      guint position = lwn_headline_row_get_position (l->data);
+
+      if (gtk_widget_get_child_visible (l->data))
+        g_array_append_val (shown, position);
+    }
+  g_assert_cmpuint (shown->len, >, 0);
+  g_assert_cmpuint (shown->len, <=, matching->len);
+  for (guint i = 0; i < shown->len; i++)
+    g_assert_cmpuint (g_array_index (shown, guint, i), ==, g_array_index (matching, guint, i));
+}
+
+/* With a row made for each of 200 headlines, searches that hide most of
+ * them, then a few of them, then none: whichever way the list box learns
+ * which rows show, the ones that show are the first matches and only they. */
+static void
+test_search_many_rows (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", 200);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+
+  g_test_summary ("With 200 rows made, a search that hides most of them, one that changes a few, and none "
+                  "again: the rows that show are the first matches, in order, and no other");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show_all (window);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  /* End makes a row for every headline on its way to the last. */
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+  g_assert_cmpuint (count_rows_settled (list, 200), ==, 200);
+  assert_shows_first_matches (list, G_LIST_MODEL (headlines), NULL);
+
+  /* Numbers with a 1 in them: most rows hide at once. */
+  g_assert_cmpuint (search (list, "1"), ==, 119);
+  assert_shows_first_matches (list, G_LIST_MODEL (headlines), "1");
+  /* 19, 119 and 190 to 199: a few rows change. */
+  g_assert_cmpuint (search (list, "19"), ==, 12);
+  assert_shows_first_matches (list, G_LIST_MODEL (headlines), "19");
+  g_assert_cmpuint (search (list, "199"), ==, 1);
+  assert_shows_first_matches (list, G_LIST_MODEL (headlines), "199");
+  g_assert_cmpuint (search (list, NULL), ==, 200);
+  assert_shows_first_matches (list, G_LIST_MODEL (headlines), NULL);
+  g_assert_cmpuint (count_rows (list), ==, 200);
+
+  gtk_widget_destroy (window);
+}
+
 /* The list goes while the worker folds: the worker holds no reference to
  * it, and its end, which comes later, finds nothing of it (under the
  * sanitizers, a use after free would show). */
@@ -489,6 +562,7 @@ main (int argc,
   g_test_add_func ("/headline-list/model/shared-ids", test_shared_ids);
   g_test_add_func ("/headline-list/model/rows-wait-for-their-text", test_rows_wait_for_their_text);
   g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
+  g_test_add_func ("/headline-list/search/many-rows", test_search_many_rows);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
   g_test_add_func ("/headline-list/search/text-made-by-a-worker", test_search_text_made_by_a_worker);
   g_test_add_func ("/headline-list/search/list-gone-while-folding", test_list_gone_while_folding);
