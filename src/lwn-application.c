@@ -26,8 +26,8 @@
 #include "lwn-tray-host.h"
 #include "lwn-tray.h"
 
-/* Where the desktop's search finds the headlines: the files in
- * data/search-providers and data/krunner name these paths. */
+/* Where the desktop's search finds the headlines: the files in data/search
+ * name these paths. */
 #define SEARCH_PROVIDER_PATH "/io/github/lwntray/LwnTray/SearchProvider"
 #define KRUNNER_PATH "/io/github/lwntray/LwnTray/KRunner"
 #define SEARCH_PROVIDER_KEY "search-provider"
@@ -653,11 +653,19 @@ lwn_application_dbus_register (GApplication *application,
                                GError **error)
 {
   LwnApplication *self = LWN_APPLICATION (application);
+  g_autoptr (GError) search_error = NULL;
 
   if (!G_APPLICATION_CLASS (lwn_application_parent_class)->dbus_register (application, connection, object_path, error))
     return FALSE;
   self->search_provider = lwn_search_provider_new ();
-  return lwn_search_provider_register (self->search_provider, connection, SEARCH_PROVIDER_PATH, KRUNNER_PATH, error);
+  if (!lwn_search_provider_register (self->search_provider, connection, SEARCH_PROVIDER_PATH, KRUNNER_PATH,
+                                     &search_error))
+    {
+      /* The applet is worth running without: only the desktop's search misses it. */
+      g_warning ("The desktop's search cannot ask for headlines: %s", search_error->message);
+      g_clear_object (&self->search_provider);
+    }
+  return TRUE;
 }
 
 static void
@@ -685,7 +693,8 @@ start_search_provider (LwnApplication *self)
   lwn_search_provider_set_feeds (self->search_provider, self->feeds);
   g_signal_connect (self->search_provider, "open", G_CALLBACK (search_open_cb), self);
   g_signal_connect (self->search_provider, "launch-search", G_CALLBACK (search_launch_cb), self);
-  if (self->settings != NULL)
+  /* A schema from before the setting: the search stays on. */
+  if (has_setting (self, SEARCH_PROVIDER_KEY))
     {
       g_signal_connect (self->settings, "changed::" SEARCH_PROVIDER_KEY, G_CALLBACK (search_provider_setting_cb), self);
       search_provider_setting_cb (self->settings, SEARCH_PROVIDER_KEY, self);
@@ -1029,6 +1038,23 @@ lwn_application_handle_local_options (GApplication *application,
       return 0;
     }
 
+  /* Started by the session bus for the desktop's search: not at all when the
+   * person turned that off, whose search then finds nothing here. */
+  if (g_variant_dict_contains (options, "search-service"))
+    {
+      g_autoptr (GSettings) settings = lwn_reader_settings_open_schema (APP_ID);
+      g_autoptr (GSettingsSchema) schema = NULL;
+
+      if (settings != NULL)
+        g_object_get (settings, "settings-schema", &schema, NULL);
+      if (schema != NULL && g_settings_schema_has_key (schema, SEARCH_PROVIDER_KEY)
+          && !g_settings_get_boolean (settings, SEARCH_PROVIDER_KEY))
+        {
+          g_debug ("Started for the desktop's search, which the settings turn off");
+          return 0;
+        }
+    }
+
   status = lwn_cli_check_options (options);
   if (status >= 0)
     return status;
@@ -1143,6 +1169,8 @@ lwn_application_init (LwnApplication *self)
     { "import-opml", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_ ("Follow the feeds of an OPML subscription list too, and exit"), N_ ("FILE") },
     { "export-opml", 0, 0, G_OPTION_ARG_NONE, NULL, N_ ("Print the feeds followed as an OPML subscription list and exit"), NULL },
     { "version", 'v', 0, G_OPTION_ARG_NONE, NULL, N_ ("Show the version and exit"), NULL },
+    /* The D-Bus service file's: start as at login, unless the desktop's search is turned off. */
+    { "search-service", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL, NULL, NULL },
     { NULL },
   };
 

@@ -704,8 +704,8 @@ update_selection (LwnFeedsEditor *self)
                 : g_strdup (_ ("Tick the feeds to remove"));
   gtk_label_set_text (self->selection_label, count);
   /* Translators: the button that removes the selected feeds; %u is how many. */
-  remove = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Remove %u Feed", "_Remove %u Feeds", n), n);
-  gtk_button_set_label (GTK_BUTTON (self->remove_selected_button), n > 0 ? remove : _ ("_Remove"));
+  remove = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Remo_ve %u Feed", "Remo_ve %u Feeds", n), n);
+  gtk_button_set_label (GTK_BUTTON (self->remove_selected_button), n > 0 ? remove : _ ("Remo_ve"));
   gtk_widget_set_sensitive (self->remove_selected_button, n > 0 && !all && !self->locked);
   gtk_widget_set_tooltip_text (self->remove_selected_button, all ? _ ("One feed must stay: untick one to remove the others") : NULL);
   atk_object_set_description (gtk_widget_get_accessible (self->remove_selected_button),

@@ -157,7 +157,9 @@ lwn_headline_search_async (LwnFeedSet *feeds,
   g_return_if_fail (LWN_IS_FEED_SET (feeds));
   g_return_if_fail (terms != NULL);
 
-  task = g_task_new (feeds, cancellable, callback, user_data);
+  /* No source object: the worker reads its own references, and the feeds
+   * must never be let go of in a worker. */
+  task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, &headline_search_source_tag);
   g_task_set_name (task, "headline search");
 

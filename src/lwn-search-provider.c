@@ -475,7 +475,8 @@ method_call_cb (GDBusConnection *connection,
 
       g_variant_get (parameters, "(^a&su)", &terms, NULL);
       text = g_strjoinv (" ", (char **) terms);
-      g_signal_emit (self, signals[SIGNAL_LAUNCH_SEARCH], 0, text);
+      if (self->enabled)
+        g_signal_emit (self, signals[SIGNAL_LAUNCH_SEARCH], 0, text);
       g_dbus_method_invocation_return_value (invocation, NULL);
     }
   else if (g_str_equal (method_name, "Match"))

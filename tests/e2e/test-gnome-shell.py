@@ -512,7 +512,7 @@ def write_start_script(s, folder):
     script = os.path.join(folder, "start-lwn-tray")
     with open(script, "w") as f:
         f.write(
-            "#!/bin/sh\nexec env -i %s %s --feed-url %s --interval 3600\n"
+            "#!/bin/sh\nexec env -i %s %s --search-service --feed-url %s --interval 3600\n"
             % (
                 " ".join(shlex.quote("%s=%s" % item) for item in sorted(env.items())),
                 shlex.quote(s.binary),

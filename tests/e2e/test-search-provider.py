@@ -148,10 +148,10 @@ def test_activate_and_launch(s):
 
 def test_replaced_search(s):
     """Two searches from one caller back to back, as the shell sends them while a
-    person types: the second is answered with its results, and the first, if the
-    second replaced it before its worker was done, with nothing (the unit test
-    search-provider makes that order certain). Then the setting off: nothing is
-    found and nothing opens; on again."""
+    person types: the second is answered with its results, the first with nothing
+    or its own (which of the two depends on the timing here; the unit test
+    search-provider makes the replacement certain and checks it). Then the setting
+    off: nothing is found, nothing opens; on again."""
     items = [
         e2e.headline(963000 + number, "Item %d about filesystems" % number, date=hours_ago(number))
         for number in range(5000)
@@ -188,10 +188,26 @@ def test_replaced_search(s):
     applet.assert_alive()
 
 
+def test_search_service(s):
+    """Started by the session bus for a search (--search-service): as at login when the
+    setting is on; with it off, it exits at once, with status 0, owning nothing."""
+    s.gsettings("set", SCHEMA, "search-provider", "false")
+    applet = s.launch("--search-service")
+    assert applet.wait_exit() == 0, applet.log()
+    assert s.bus.name_owner(e2e.APP_ID) is None
+    s.gsettings("set", SCHEMA, "search-provider", "true")
+    s.server.set_items(LWN)
+    applet = s.start("--search-service")
+    applet.menu().wait_item(e2e.BULLET + LWN[0]["title"])
+    assert [title_of(s, key) for key in initial(s, "scheduler")] == [LWN[0]["title"]]
+    applet.assert_alive()
+
+
 TESTS = [
     ("words across feeds, newest first; metas; subsearch; KRunner's Match", test_terms_metas_and_subsearch),
     ("a result opens its article with the shell's timestamp; Run; launch search", test_activate_and_launch),
-    ("a replaced search answers nothing; the setting turns it off and on", test_replaced_search),
+    ("a replaced search answers nothing or its own; the setting turns it off and on", test_replaced_search),
+    ("started for a search: as at login, or not at all with the setting off", test_search_service),
 ]
 
 
