@@ -379,12 +379,18 @@ const char *
 lwn_feed_item_get_search_text (LwnFeedItem *item)
 {
   const char *search_text = g_atomic_pointer_get (&item->search_text);
+  const char *summary = g_atomic_pointer_get (&item->summary);
+  g_autofree char *made_summary = NULL;
   g_autofree char *text = NULL;
 
   if (search_text != NULL)
     return search_text;
-  text = g_strjoin ("\n", item->title, item->author != NULL ? item->author : "", lwn_feed_item_get_summary (item),
-                    NULL);
+  /* The summary made for the search is not kept: a search of every feed
+   * (the desktop's) would otherwise keep every summary, which only the
+   * rows shown need. */
+  if (summary == NULL)
+    summary = made_summary = lwn_text_from_html (item->description_html, LWN_FEED_SUMMARY_CHARS);
+  text = g_strjoin ("\n", item->title, item->author != NULL ? item->author : "", summary, NULL);
   return keep_computed (&item->search_text, lwn_search_fold (text));
 }
 

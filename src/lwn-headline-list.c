@@ -653,7 +653,18 @@ update_rows (LwnHeadlineList *self)
     {
       g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, i);
       LwnHeadlineRow *row = g_hash_table_lookup (by_headline, headline);
+      LwnFeedItem *item = lwn_headline_get_item (headline);
 
+      /* An item edited since (the same id, another text) whose summary no
+       * worker made yet: its row is made again, after a worker made it, as
+       * the main thread never converts HTML. */
+      if (row != NULL && lwn_headline_get_item (lwn_headline_row_get_headline (row)) != item
+          && !lwn_feed_item_has_display_text (item))
+        {
+          g_hash_table_remove (by_headline, headline);
+          g_ptr_array_add (gone, row);
+          row = NULL;
+        }
       if (row != NULL)
         {
           /* Out of the table first: its key is the headline replaced here. */

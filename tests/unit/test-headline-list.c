@@ -453,6 +453,51 @@ test_rows_wait_for_their_text (void)
   gtk_widget_destroy (GTK_WIDGET (list));
 }
 
+/* A feed that edits a headline's text (same id, another description): the
+ * main thread does not convert the new HTML for the row it keeps, a worker
+ * does, and the row then shows the new text. */
+static void
+test_edited_item_text_by_worker (void)
+{
+  g_autoptr (GListStore) headlines = g_list_store_new (LWN_TYPE_HEADLINE);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  g_autoptr (LwnFeedItem) edited = NULL;
+  g_autoptr (LwnHeadline) replacement = NULL;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  g_test_summary ("An edited item's row is made again after a worker made its summary: never HTML on the main thread");
+
+  for (guint i = 0; i < N_HEADLINES; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("edit-%u", i);
+      g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%u/", i);
+      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, "Before", url, url, NULL, "<p>Old <b>text</b></p>", NULL, FALSE);
+      g_autoptr (LwnHeadline) headline = lwn_headline_new (item, "https://lwn.net/headlines/rss", TRUE);
+
+      g_list_store_append (headlines, headline);
+    }
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  while (count_rows (list) == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (count_rows (list), >, 0);
+
+  edited = lwn_feed_item_new ("edit-0", "After", "https://lwn.net/Articles/0/", "https://lwn.net/Articles/0/", NULL,
+                              "<p>New <b>text</b></p>", NULL, FALSE);
+  replacement = lwn_headline_new (edited, "https://lwn.net/headlines/rss", TRUE);
+  g_list_store_splice (headlines, 0, 1, (gpointer *) &replacement, 1);
+  /* The list took the change in at once, without making the new text. */
+  g_assert_false (lwn_feed_item_has_display_text (edited));
+
+  while (!(lwn_feed_item_has_display_text (edited) && lwn_headline_list_get_first_match (list) != NULL
+           && lwn_headline_row_get_headline (lwn_headline_list_get_first_match (list)) == replacement)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (lwn_headline_row_get_headline (lwn_headline_list_get_first_match (list)) == replacement);
+  g_assert_cmpstr (lwn_feed_item_get_summary (edited), ==, "New text");
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
 /* Checks that the rows that show are the first headlines with @text (one
  * word) in their titles, in order, at least one, and that no other row shows. */
 static void
@@ -561,6 +606,7 @@ main (int argc,
   g_test_add_func ("/headline-list/model/items-changed", test_items_changed);
   g_test_add_func ("/headline-list/model/shared-ids", test_shared_ids);
   g_test_add_func ("/headline-list/model/rows-wait-for-their-text", test_rows_wait_for_their_text);
+  g_test_add_func ("/headline-list/model/edited-item-text-by-worker", test_edited_item_text_by_worker);
   g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
   g_test_add_func ("/headline-list/search/many-rows", test_search_many_rows);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
