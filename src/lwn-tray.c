@@ -144,6 +144,24 @@ item_place (GtkMenu *menu,
   g_object_unref (item);
 }
 
+/* Puts @items at @first and after in @menu, in their order; at every update
+ * of the menu they usually are already, which one look at the menu tells. */
+static void
+items_place (GtkMenu *menu,
+             GPtrArray *items,
+             int first)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (menu));
+  GList *child = g_list_nth (children, (guint) first);
+  guint in_place = 0;
+
+  for (; in_place < items->len && child != NULL; in_place++, child = child->next)
+    if (child->data != g_ptr_array_index (items, in_place))
+      break;
+  for (guint i = in_place; i < items->len; i++)
+    item_place (menu, g_ptr_array_index (items, i), first + (int) i);
+}
+
 /* A label shown literally: feed text must never turn into a mnemonic. The
  * text is ellipsized first so that the cut can never split a "__" pair. */
 static char *
@@ -524,8 +542,7 @@ place_headline_items (LwnTray *self,
         g_hash_table_iter_remove (&iter);
       }
 
-  for (guint i = 0; i < items->len; i++)
-    item_place (self->menu, g_ptr_array_index (items, i), (int) i + 1);
+  items_place (self->menu, items, 1);
 
   g_ptr_array_set_size (self->shown, 0);
   g_ptr_array_extend (self->shown, items, NULL, NULL);
@@ -814,8 +831,7 @@ show_feed_entries (LwnTray *self)
         g_hash_table_iter_remove (&iter);
       }
 
-  for (guint i = 0; i < ordered->len; i++)
-    item_place (self->feeds_menu, g_ptr_array_index (ordered, i), (int) i);
+  items_place (self->feeds_menu, ordered, 0);
   g_ptr_array_set_size (self->feed_entries_shown, 0);
   g_ptr_array_extend (self->feed_entries_shown, ordered, NULL, NULL);
 }
