@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The few headlines a short list across many feeds has room for: the newest
- * unread first, no feed taking every row while others have some, then the
- * newest read ones. A feed that posts fifty items an hour would otherwise
- * fill the list alone. */
+ * unread ones are picked first, no feed taking every row while others have
+ * some, then the newest read ones; all show newest first. A feed that posts
+ * fifty items an hour would otherwise fill the list alone. */
 
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The few headlines a short list across many feeds has room for: the newest unread first, no feed taking every row while others have some, then the newest read ones. */
+/* The few headlines a short list across many feeds has room for: unread ones picked before read ones, no feed taking every row while others have some, shown newest first. */
 #pragma once
 
 #include <gio/gio.h>

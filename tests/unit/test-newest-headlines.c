@@ -91,7 +91,8 @@ test_unread_before_read (void)
   g_autoptr (GPtrArray) picked = NULL;
   g_autofree char *ids = NULL;
 
-  g_test_summary ("Older unread headlines come before newer read ones; read ones fill the rows left");
+  g_test_summary ("Older unread headlines are picked before newer read ones, read ones fill the rows left, and all "
+                  "show newest first");
 
   feeds[0] = make_feed ("new", 10, 100, all_read);
   feeds[1] = make_feed ("old", 10, 0, old_ones_unread);
