@@ -37,7 +37,8 @@ typedef struct
 typedef struct
 {
   char *key;
-  gint64 date; /* G_MININT64 without one: after every dated headline */
+  LwnFeedItem *item; /* the search's source holds it */
+  gint64 date;       /* G_MININT64 without one: after every dated headline */
   guint source;
   guint position;
 } Match;
@@ -115,6 +116,7 @@ search_thread (GTask *task,
               g_free (match.key);
               continue;
             }
+          match.item = item;
           match.date = date != NULL ? g_date_time_to_unix (date) : G_MININT64;
           match.source = s;
           match.position = i;
@@ -125,7 +127,14 @@ search_thread (GTask *task,
 
   g_array_sort (matches, compare_newest);
   for (guint i = 0; i < matches->len && i < search->max_results; i++)
-    g_strv_builder_add (keys, g_array_index (matches, Match, i).key);
+    {
+      Match *match = &g_array_index (matches, Match, i);
+
+      /* The results' summaries, which their descriptions start with, are
+       * made here rather than on the main thread. */
+      lwn_feed_item_get_summary (match->item);
+      g_strv_builder_add (keys, match->key);
+    }
   g_task_return_pointer (task, g_strv_builder_end (keys), (GDestroyNotify) g_strfreev);
 }
 

@@ -997,7 +997,7 @@ test_polite_hosts (SetFixture *fixture,
   wait_for_all (fixture);
 
   g_test_message ("At most %u requests at once", lwn_test_server_get_max_at_once (fixture->server));
-  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), <=, LWN_FETCH_QUEUE_MAX_REQUESTS);
+  g_assert_cmpuint (lwn_test_server_get_max_at_once (fixture->server), ==, LWN_FETCH_QUEUE_MAX_REQUESTS);
   for (guint host = 0; host < n_hosts; host++)
     {
       g_test_message ("At most %u at once on 127.0.0.%u", lwn_test_server_get_host_max_at_once (fixture->server, host),

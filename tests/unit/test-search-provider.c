@@ -338,7 +338,7 @@ test_provider_replaced_and_gone (SearchFixture *fixture,
               g_variant_new_parsed ("(['headline', '900001'],)"), "(as)", &replies[1]);
   /* Both reach the provider's side before its loop turns: it takes them in
    * one turn, before the first search's worker can answer. */
-  g_usleep (G_USEC_PER_SEC / 5);
+  g_usleep (G_USEC_PER_SEC / 2);
   wait_replies (replies, 2);
   g_assert_cmpuint (n_results (replies[0]), ==, 0);
   g_assert_cmpuint (n_results (replies[1]), ==, 1);
