@@ -827,9 +827,16 @@ def close_feed_list(window):
 
 
 def choose_feed(window, index):
-    """Activates the entry at index of the list of feeds, as a click on it would."""
-    cell = feed_cells(open_feed_list(window))[index]
-    assert cell.do_action("Activate")
+    """Activates the entry at index of the list of feeds, as a click on it would. The
+    list is made anew when a feed's unread count changes, which can take the cell
+    away between finding it and activating it: then the cell is found again."""
+    for _attempt in range(3):
+        assert feed_cells(open_feed_list(window))[index].do_action("Activate")
+        try:
+            atspi.wait_for(lambda: not feed_chooser(window).checked, "the list of feeds closed on a choice", timeout=3)
+            return
+        except e2e.Timeout:
+            continue
     atspi.wait_for(lambda: not feed_chooser(window).checked, "the list of feeds closed on a choice")
 
 

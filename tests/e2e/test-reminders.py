@@ -236,9 +236,9 @@ def test_subscriber(s):
     assert "Subscribers only" in row.description, row.description
 
     applet.menu().click(PREFERENCES)
-    switch = atspi.wait_for(
-        lambda: app.find(role=Role.TOGGLE_BUTTON, name=SUBSCRIBER, showing_only=True), "the subscriber switch"
-    )
+    # Below the feeds, the switch may need the page scrolled to it, as focus does.
+    switch = atspi.wait_for(lambda: app.find(role=Role.TOGGLE_BUTTON, name=SUBSCRIBER), "the subscriber switch")
+    switch.grab_focus()
     assert not switch.checked and "no reminder" in switch.description, (switch.states(), switch.description)
     assert switch.do_action("Toggle")
     atspi.wait_for(lambda: s.gsettings("get", SCHEMA, "lwn-subscriber") == "true", "the setting written")
