@@ -95,6 +95,9 @@ class DryRun(seqrun.Run):
     def check_notifications(self, wait):
         pass
 
+    def flapped(self):
+        pass
+
     def wait_saved(self):
         pass
 

@@ -500,6 +500,7 @@ class Steps:
         self.run.wait_request(cursor, lambda r: r["feed"] == feed and self.run.final(r), "the refresh's answer")
         self.world.stop_notifier()
         self.world.start_notifier()
+        self.run.flapped()
         self.model.notifier_up = True
         self.model.flapping = True
         self.run.expect_answer(cursor, manual=True)

@@ -167,6 +167,15 @@ class StateLock:
         digest = hashlib.sha256(feed_url.encode()).hexdigest()[:16]
         return os.path.join(self.path, "feeds", digest)
 
+    def feed_state_mtime(self, feed_url, first=False):
+        """When the state file of the feed at this address was last written: the first
+        feed's is the folder's own state.ini."""
+        folder = self.path if first else self.state_dir(feed_url)
+        try:
+            return os.stat(os.path.join(folder, "state.ini")).st_mtime
+        except OSError:
+            return None
+
     def state_mtime(self, feed_url=None):
         """When a state file was last written: any feed's, or the feed's at this address
         (not the first feed's, whose file is the folder's own state.ini)."""
