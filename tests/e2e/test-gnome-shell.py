@@ -498,7 +498,12 @@ def install_search_files(s, folder):
     shutil.copy(os.path.join(source, "data", "search", SEARCH_PROVIDER_FILE), providers)
     applications = os.path.join(folder, "applications")
     os.makedirs(applications)
-    shutil.copy(os.path.join(build_data, PROVIDER_ID), applications)
+    # GIO takes no launcher whose program is not on PATH, and the shell no provider
+    # without its launcher: installed, lwn-tray is on PATH; here it is named.
+    with open(os.path.join(build_data, PROVIDER_ID)) as f:
+        entry = f.read()
+    with open(os.path.join(applications, PROVIDER_ID), "w") as f:
+        f.write(re.sub(r"(?m)^Exec=lwn-tray", "Exec=" + s.binary, entry))
     services = os.path.join(folder, "dbus-1", "services")
     os.makedirs(services)
     with open(os.path.join(services, APP_ID + ".service"), "w") as f:
