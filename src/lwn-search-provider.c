@@ -351,7 +351,8 @@ start_search (LwnSearchProvider *self,
 
   request = g_new0 (Request, 1);
   request->provider = self;
-  request->invocation = g_object_ref (invocation);
+  /* The method call gave its invocation to this handler; answering it gives it up. */
+  request->invocation = invocation;
   request->cancellable = g_cancellable_new ();
   request->kind = kind;
   request->terms = g_strdupv ((char **) terms);
