@@ -800,12 +800,29 @@ def shown_feed(window):
     return feed_chooser(window).description.split(". ")[0]
 
 
+def feed_list(window):
+    """The list of feeds' table while its popover shows, or None."""
+    found = window.find_all(role=Role.TABLE, name="Feeds", showing_only=True)
+    return found[0] if found else None
+
+
+def feed_list_closed(window):
+    return not feed_chooser(window).checked and feed_list(window) is None
+
+
 def open_feed_list(window):
-    """Opens the list of feeds, if it is not open, and returns its table."""
-    chooser = feed_chooser(window)
-    if not chooser.checked:
-        assert chooser.do_action("Click")
-    return window.wait_find(role=Role.TABLE, name="Feeds", showing_only=True)
+    """Opens the list of feeds, if it is not open, and returns its table. A popover
+    still fading out as the button is pressed again can end its closing after the
+    press and leave the button up: then it is pressed again, as a person would."""
+
+    def look():
+        chooser = feed_chooser(window)
+        if not chooser.checked:
+            assert chooser.do_action("Click")
+            return None
+        return feed_list(window)
+
+    return atspi.wait_for(look, "the list of feeds open", interval=0.2)
 
 
 def feed_cells(table):
@@ -823,7 +840,7 @@ def close_feed_list(window):
     chooser = feed_chooser(window)
     if chooser.checked:
         assert chooser.do_action("Click")
-    atspi.wait_for(lambda: not feed_chooser(window).checked, "the list of feeds closed")
+    atspi.wait_for(lambda: feed_list_closed(window), "the list of feeds closed")
 
 
 def choose_feed(window, index):
@@ -833,11 +850,11 @@ def choose_feed(window, index):
     for _attempt in range(3):
         assert feed_cells(open_feed_list(window))[index].do_action("Activate")
         try:
-            atspi.wait_for(lambda: not feed_chooser(window).checked, "the list of feeds closed on a choice", timeout=3)
+            atspi.wait_for(lambda: feed_list_closed(window), "the list of feeds closed on a choice", timeout=3)
             return
         except e2e.Timeout:
             continue
-    atspi.wait_for(lambda: not feed_chooser(window).checked, "the list of feeds closed on a choice")
+    atspi.wait_for(lambda: feed_list_closed(window), "the list of feeds closed on a choice")
 
 
 def test_several_feeds(s):
