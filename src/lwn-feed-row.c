@@ -201,6 +201,29 @@ lwn_feed_row_get_position (LwnFeedRow *self)
   return self->position;
 }
 
+/* A button bound to an action takes its sensitivity from the action
+ * whenever the action group appears or changes, which would undo an
+ * insensitive end of the list: the button is bound only when it can act,
+ * and the editor's action then says whether the list is locked. */
+static void
+bind_button (GtkWidget *button,
+             const char *action,
+             gboolean can_act)
+{
+  g_autofree char *name = g_strconcat (LWN_FEED_ROW_ACTIONS, ".", action, NULL);
+
+  if (!can_act)
+    {
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), NULL);
+      gtk_widget_set_sensitive (button, FALSE);
+    }
+  else if (g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), name) != 0)
+    {
+      gtk_widget_set_sensitive (button, TRUE);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), name);
+    }
+}
+
 /**
  * lwn_feed_row_set_position:
  * @position: the feed's place in the list
@@ -219,9 +242,9 @@ lwn_feed_row_set_position (LwnFeedRow *self,
 
   self->position = position;
   self->n_feeds = n_feeds;
-  gtk_widget_set_sensitive (self->up_button, position > 0);
-  gtk_widget_set_sensitive (self->down_button, position + 1 < n_feeds);
-  gtk_widget_set_sensitive (self->remove_button, n_feeds > 1);
+  bind_button (self->up_button, "move-up", position > 0);
+  bind_button (self->down_button, "move-down", position + 1 < n_feeds);
+  bind_button (self->remove_button, "remove", n_feeds > 1);
 }
 
 /**

@@ -314,6 +314,10 @@ def test_feeds(s):
         # Both feeds are named after the host; the second's buttons say so too.
         removes = e2e.wait_for(lambda: window.find_all(role=Role.PUSH_BUTTON, name="Remove 127.0.0.1") or None, "rows")
         assert len(removes) == 1, "one row is called LWN.net, the other after its host"
+        # A row added at the end: its buttons are bound to the editor's actions once it is shown.
+        time.sleep(SETTLE)
+        assert not control(window, Role.PUSH_BUTTON, "Move LWN.net down").sensitive, "the new last feed can move down"
+        assert not control(window, Role.PUSH_BUTTON, "Move 127.0.0.1 up").sensitive, "the first feed can move up"
         down = control(window, Role.PUSH_BUTTON, "Move 127.0.0.1 down")
         assert down.do_action("Click")
         e2e.wait_for(
