@@ -21,6 +21,9 @@
 /* How long a server that has the name and did not answer is left alone: it may still be starting,
  * or be busy, and each call to it holds the notification thread until the call times out. */
 #define RETRY_INTERVAL (60 * G_TIME_SPAN_SECOND)
+/* A server that has the name and answered with an error, as one still starting may, is asked again
+ * this long after, then twice as long after each further error, up to the retry interval. */
+#define FIRST_CAPS_RETRY G_TIME_SPAN_SECOND
 /* How long lwn_notify_server_sync() waits for the notification thread. */
 #define SYNC_WAIT_SECONDS 10
 
@@ -39,7 +42,9 @@ struct _LwnNotifyServer
   guint generation;
   gboolean caps_asked; /* of this generation's server, not answered yet */
   gboolean caps_known;
-  gint64 caps_failed_at; /* monotonic time when this server did not say what it takes, or 0 */
+  gint64 caps_failed_at;   /* monotonic time when this server did not say what it takes, or 0 */
+  gint64 caps_retry_delay; /* how long after that it is asked again */
+  guint caps_retry_id;     /* asks it then, if anything waits */
   gboolean body_markup;
   gboolean actions;
   gboolean told_no_server;
@@ -123,6 +128,36 @@ shown (LwnNotifyServer *self,
   report (self, LWN_NOTIFY_SERVER_NOT_SHOWN, result);
 }
 
+static gboolean
+caps_retry_cb (gpointer user_data)
+{
+  LwnNotifyServer *self = user_data;
+
+  self->caps_retry_id = 0;
+  report (self, LWN_NOTIFY_SERVER_RETRY, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* The server that has the name did not say what it takes. One that answered with an error is up
+ * and quick to answer, and may only be starting (a server may take its name before it takes
+ * calls): it is asked again a second later, then less and less often. One that did not answer at
+ * all would hold the notification thread again: it is left alone for the retry interval. Whatever
+ * waits then goes, without waiting for another announcement. */
+static void
+caps_failed (LwnNotifyServer *self,
+             const GError *error)
+{
+  gint64 delay = self->caps_retry_delay == 0 ? FIRST_CAPS_RETRY : self->caps_retry_delay * 2;
+
+  if (call_went_unanswered (error) || delay > self->retry_interval)
+    delay = self->retry_interval;
+  self->caps_failed_at = g_get_monotonic_time ();
+  self->caps_retry_delay = delay;
+  g_clear_handle_id (&self->caps_retry_id, g_source_remove);
+  self->caps_retry_id = g_timeout_add ((guint) MIN (delay / G_TIME_SPAN_MILLISECOND, G_MAXUINT), caps_retry_cb, self);
+  g_source_set_name_by_id (self->caps_retry_id, "[lwn-tray] notification server retry");
+}
+
 /* The capabilities of the server of @result's generation, or its silence. */
 static void
 capabilities_known (LwnNotifyServer *self,
@@ -135,10 +170,9 @@ capabilities_known (LwnNotifyServer *self,
   self->caps_asked = FALSE;
   if (result->error != NULL)
     {
-      /* A server that has the name and does not answer is asked again at an announcement a while
-       * later; without one, the next announcement may start one. */
+      /* Without a server, the next announcement may start one. */
       if (self->owner != NULL)
-        self->caps_failed_at = g_get_monotonic_time ();
+        caps_failed (self, result->error);
       if (!self->told_no_server)
         g_message ("No notification server answers, so new headlines wait for one: %s", result->error->message);
       self->told_no_server = TRUE;
@@ -146,6 +180,7 @@ capabilities_known (LwnNotifyServer *self,
     }
 
   self->caps_known = TRUE;
+  self->caps_retry_delay = 0;
   self->told_no_server = FALSE;
   self->body_markup = result->body_markup;
   self->actions = result->actions;
@@ -158,7 +193,8 @@ static void
 request_capabilities (LwnNotifyServer *self)
 {
   if (self->caps_known || self->caps_asked
-      || (self->caps_failed_at != 0 && g_get_monotonic_time () < self->caps_failed_at + self->retry_interval))
+      || (self->caps_failed_at != 0
+          && g_get_monotonic_time () < self->caps_failed_at + MIN (self->caps_retry_delay, self->retry_interval)))
     return;
 
   /* May start an activatable server: the notification thread waits for it, the applet does not. */
@@ -174,6 +210,8 @@ server_changed (LwnNotifyServer *self)
   self->caps_asked = FALSE;
   self->caps_known = FALSE;
   self->caps_failed_at = 0;
+  self->caps_retry_delay = 0;
+  g_clear_handle_id (&self->caps_retry_id, g_source_remove);
   self->unanswered_at = 0;
   report (self, LWN_NOTIFY_SERVER_CHANGED, NULL);
 }
@@ -278,6 +316,7 @@ void
 lwn_notify_server_free (LwnNotifyServer *self)
 {
   g_clear_handle_id (&self->watch_id, g_bus_unwatch_name);
+  g_clear_handle_id (&self->caps_retry_id, g_source_remove);
   if (!lwn_notify_thread_stop (g_steal_pointer (&self->thread), STOP_WAIT_MS))
     g_message ("The notification server did not answer; not waiting for it");
   g_clear_object (&self->bus);

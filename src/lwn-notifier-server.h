@@ -18,6 +18,7 @@ typedef enum
   LWN_NOTIFY_SERVER_APPEARED,      /* a server has the name: what waits may go to it */
   LWN_NOTIFY_SERVER_CHANGED,       /* another server, or none, has the name: no id of the old one means anything */
   LWN_NOTIFY_SERVER_READY,         /* the server said what it takes: what waits may go now */
+  LWN_NOTIFY_SERVER_RETRY,         /* the server may be asked again what it takes, if anything waits */
   LWN_NOTIFY_SERVER_SHOWN,         /* the current server showed @result's notification, with its id */
   LWN_NOTIFY_SERVER_SHOWN_BY_GONE, /* a server that has gone since showed it */
   LWN_NOTIFY_SERVER_NOT_SHOWN,     /* no server that answers got it: it is for the next attempt */

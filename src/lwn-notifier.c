@@ -524,6 +524,7 @@ server_event_cb (LwnNotifyServerEvent event,
     {
       case LWN_NOTIFY_SERVER_APPEARED:
       case LWN_NOTIFY_SERVER_READY:
+      case LWN_NOTIFY_SERVER_RETRY:
         deliver_waiting (self);
         break;
       case LWN_NOTIFY_SERVER_CHANGED:
