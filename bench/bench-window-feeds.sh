@@ -33,11 +33,10 @@
 #      in the list of feeds (a click on it, Home, Return); N times "workqueue" typed and
 #      erased a key at a time (0.4 s apart); N times a feed chosen (a click, Home, Down
 #      as many times as the round's number, Return) and "All feeds" again; N times 5
-#      Page Downs, 5 turns of the wheel of 3 notches and Home. Until then the list has
-#      made the rows of the headlines shown and a page more. Then N times End and Home:
-#      the first End makes the rows of all 4,000 headlines; and the search and the
-#      feeds chosen again, with those rows. Every click, key and turn of the wheel is an
-#      event.
+#      Page Downs, 5 turns of the wheel of 3 notches and Home. Then N times End and
+#      Home (End makes the rows of the last headlines, and the list the rows a page
+#      around what shows); and the search and the feeds chosen again, with the rows
+#      End left. Every click, key and turn of the wheel is an event.
 set -euo pipefail
 
 bench_name=bench-window-feeds.sh
