@@ -20,7 +20,7 @@
 # through XTest, as a person's would. All in the private world of bench/bench-session.sh
 # (Xvfb with a black root and no window manager, so that a window opens at the screen's
 # corner; a private session bus, a mock StatusNotifierWatcher and notification daemon;
-# GSETTINGS_BACKEND=memory). The run, about fifteen minutes on two cores:
+# GSETTINGS_BACKEND=memory). The run, about twelve minutes on two cores:
 #   E  N runs of floor-applet --signals --empty-window: idle, then an empty GtkWindow of
 #      the headlines window's default size opened (SIGHUP): what GTK itself takes.
 #   F  N runs of floor-applet --signals: idle, then its window of 12 rows opened.
