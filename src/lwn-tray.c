@@ -34,10 +34,14 @@
  * when the host opens it inside the menu. */
 #define MIN_NEWEST_ROWS 8
 #define INLINE_SUBMENU_ROWS 4
-/* While changes keep coming, the menu is remade at most this often: a refresh
- * of two hundred feeds, one server's after another, brings four hundred
- * changes in a second, and each remaking weighs every feed's headlines. */
+/* The menu is remade at once after a change, a few times in a row, and then
+ * at most once per UPDATE_INTERVAL_MS while changes keep coming: a refresh of
+ * two hundred feeds, one server's after another, brings four hundred changes
+ * in a second, and each remaking weighs every feed's headlines, while a
+ * click must show its effect at once. */
+#define UPDATE_BURST 3
 #define UPDATE_INTERVAL_MS 200
+#define UPDATE_INTERVAL_US (UPDATE_INTERVAL_MS * G_TIME_SPAN_MILLISECOND)
 
 /* Names the tasks this file starts; its address is what matters. */
 static char made_connection_source_tag;
@@ -58,7 +62,8 @@ struct _LwnTray
   guint max_items;
   LwnMenuMetrics menu_metrics; /* how tall the tray host draws the menu */
   guint update_id;
-  gint64 updated_at; /* monotonic, µs; 0 before the first update */
+  gint64 update_credit; /* µs of UPDATE_INTERVAL_US each update spends, up to UPDATE_BURST of them… */
+  gint64 credit_at;     /* …as of this monotonic time */
 
   AppIndicator *indicator;
   char *icon_theme_path;
@@ -1026,6 +1031,13 @@ dup_status (LwnTray *self)
   return g_strdup_printf (ngettext ("Update failed: %s", "Updates failed: %s", failed->len - 1), names);
 }
 
+/* The credit for updates: what was left, and what the time since has added. */
+static gint64
+update_credit_now (LwnTray *self)
+{
+  return MIN (self->update_credit + (g_get_monotonic_time () - self->credit_at), UPDATE_BURST * UPDATE_INTERVAL_US);
+}
+
 static gboolean
 update_cb (gpointer user_data)
 {
@@ -1037,7 +1049,8 @@ update_cb (gpointer user_data)
   LwnReader *first = lwn_feed_set_get_reader (self->feeds, 0);
 
   self->update_id = 0;
-  self->updated_at = g_get_monotonic_time ();
+  self->update_credit = MAX (update_credit_now (self) - UPDATE_INTERVAL_US, 0);
+  self->credit_at = g_get_monotonic_time ();
 
   /* A refresh under way shows in the status line, as the window's spinner
    * shows it there: otherwise "Refresh now" or "Retry" against a slow server
@@ -1078,22 +1091,23 @@ update_cb (gpointer user_data)
  *
  * Brings the menu up to date with the reading model once the main loop is
  * idle: any number of changes in one iteration cost one update, and changes
- * that keep coming cost one update every %UPDATE_INTERVAL_MS at most.
+ * that keep coming cost one update every %UPDATE_INTERVAL_MS once a few
+ * have been made.
  */
 void
 lwn_tray_schedule_update (LwnTray *self)
 {
-  gint64 since;
+  gint64 credit;
 
   g_return_if_fail (LWN_IS_TRAY (self));
 
   if (self->update_id != 0)
     return;
-  since = (g_get_monotonic_time () - self->updated_at) / 1000;
-  if (self->updated_at == 0 || since >= UPDATE_INTERVAL_MS)
+  credit = update_credit_now (self);
+  if (credit >= UPDATE_INTERVAL_US)
     self->update_id = g_idle_add (update_cb, self);
   else
-    self->update_id = g_timeout_add ((guint) (UPDATE_INTERVAL_MS - since), update_cb, self);
+    self->update_id = g_timeout_add ((guint) ((UPDATE_INTERVAL_US - credit) / G_TIME_SPAN_MILLISECOND) + 1, update_cb, self);
   g_source_set_name_by_id (self->update_id, "[lwn-tray] menu update");
 }
 
@@ -1163,6 +1177,8 @@ static void
 lwn_tray_init (LwnTray *self)
 {
   self->max_items = 20;
+  self->update_credit = UPDATE_BURST * UPDATE_INTERVAL_US;
+  self->credit_at = g_get_monotonic_time ();
   lwn_desktop_get_menu_metrics (lwn_desktop_get_current (), &self->menu_metrics);
   self->headline_items = lwn_str_hash_table_new (g_free, destroy_menu_item);
   self->feed_items = lwn_str_hash_table_new (g_free, destroy_menu_item);
