@@ -218,10 +218,7 @@ bind_button (GtkWidget *button,
       gtk_widget_set_sensitive (button, FALSE);
     }
   else if (g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), name) != 0)
-    {
-      gtk_widget_set_sensitive (button, TRUE);
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), name);
-    }
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (button), name);
 }
 
 /**
