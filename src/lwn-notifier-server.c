@@ -150,7 +150,7 @@ caps_failed (LwnNotifyServer *self,
   gint64 delay = self->caps_retry_delay == 0 ? FIRST_CAPS_RETRY : self->caps_retry_delay * 2;
 
   if (call_went_unanswered (error) || delay > self->retry_interval)
-    delay = self->retry_interval;
+    delay = MAX (self->retry_interval, G_TIME_SPAN_MILLISECOND);
   self->caps_failed_at = g_get_monotonic_time ();
   self->caps_retry_delay = delay;
   g_clear_handle_id (&self->caps_retry_id, g_source_remove);
