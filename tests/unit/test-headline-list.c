@@ -587,11 +587,12 @@ test_search_many_rows (void)
   gtk_widget_destroy (window);
 }
 
-/* The position of the row that has the focus once the list has settled:
- * after @expected, or after five seconds. */
+/* The position of the focused row once it is @position (@at) or another
+ * (!@at), or after five seconds. */
 static guint
-focused_position_settled (LwnHeadlineList *list,
-                          guint expected)
+wait_focused_position (LwnHeadlineList *list,
+                       guint position,
+                       gboolean at)
 {
   gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   GtkWidget *focus = NULL;
@@ -603,10 +604,19 @@ focused_position_settled (LwnHeadlineList *list,
       g_usleep (5000);
       focus = gtk_container_get_focus_child (GTK_CONTAINER (list));
     }
-  while ((focus == NULL || lwn_headline_row_get_position (LWN_HEADLINE_ROW (focus)) != expected)
+  while ((focus == NULL || (lwn_headline_row_get_position (LWN_HEADLINE_ROW (focus)) == position) != at)
          && g_get_monotonic_time () < deadline);
   g_assert_nonnull (focus);
   return lwn_headline_row_get_position (LWN_HEADLINE_ROW (focus));
+}
+
+/* The position of the row that has the focus once the list has settled:
+ * after @expected, or after five seconds. */
+static guint
+focused_position_settled (LwnHeadlineList *list,
+                          guint expected)
+{
+  return wait_focused_position (list, expected, TRUE);
 }
 
 /* The position of the focused row once it is another than @previous, or
@@ -615,20 +625,7 @@ static guint
 focused_position_moved (LwnHeadlineList *list,
                         guint previous)
 {
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  GtkWidget *focus = NULL;
-
-  do
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-      focus = gtk_container_get_focus_child (GTK_CONTAINER (list));
-    }
-  while ((focus == NULL || lwn_headline_row_get_position (LWN_HEADLINE_ROW (focus)) == previous)
-         && g_get_monotonic_time () < deadline);
-  g_assert_nonnull (focus);
-  return lwn_headline_row_get_position (LWN_HEADLINE_ROW (focus));
+  return wait_focused_position (list, previous, FALSE);
 }
 
 /* End in a long list: the last headline's row, without the rows between;
