@@ -342,7 +342,10 @@ lwn_feed_parser_parse_json (GBytes *body,
                             const char *document_url,
                             GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+  /* Not an immutable parser: json-glib 1.10 (Debian 13) can fail its own
+   * assertion in json_parser_get_root() on one of those, after a load it
+   * let succeed, and nothing here keeps a node past the parse. */
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) json_error = NULL;
   g_autofree char *version = NULL;
   g_autofree char *home_page = NULL;
