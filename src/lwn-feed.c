@@ -89,11 +89,17 @@ lwn_feed_item_new (const char *id,
                    GDateTime *date,
                    gboolean paywalled)
 {
+  g_autofree char *valid_description = NULL;
   LwnFeedItem *item;
   char *next;
 
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (title != NULL, NULL);
+
+  /* libxml2 2.14 (Debian 13) can hand back content that is not UTF-8 after
+   * an encoding error in the document; what an item keeps is UTF-8. */
+  if (description_html != NULL && !g_utf8_validate (description_html, -1, NULL))
+    description_html = valid_description = g_utf8_make_valid (description_html, -1);
 
   item = g_malloc0 (sizeof (LwnFeedItem) + text_size (id) + text_size (title) + text_size (link) + text_size (url)
                     + text_size (author) + text_size (description_html));
