@@ -52,6 +52,8 @@ typedef struct
   gsize expansion_limit;
   gboolean refused_lookups;
   gboolean refused_expansion;
+  /* What a refused reference stands for: nothing. */
+  xmlEntity refused_entity;
   guint walked;
   gboolean walk_exceeded;
 } XmlState;
@@ -510,7 +512,11 @@ expanded_size (xmlDoc *doc,
  * that work. The same place weighs what each reference will expand to
  * when read, which libxml2 does not do without XML_PARSE_NOENT: an entity
  * of a few kilobytes referenced thousands of times is refused here.
- * xmlStopParser() is meant to be called from SAX callbacks. */
+ * xmlStopParser() is meant to be called from SAX callbacks. A refused
+ * reference gets an entity that stands for nothing, never NULL: for NULL,
+ * libxml2 looks the entity up itself, and the contexts it makes for the
+ * entities of entities, which xmlStopParser() does not reach, went on
+ * expanding them all, seconds to hours of work. */
 static xmlEntityPtr
 budgeted_get_entity (void *user_data,
                      const xmlChar *name)
@@ -520,12 +526,12 @@ budgeted_get_entity (void *user_data,
   xmlEntityPtr ent;
 
   if (state->refused_lookups || state->refused_expansion)
-    return NULL;
+    return &state->refused_entity;
   if (++state->lookups > MAX_ENTITY_LOOKUPS)
     {
       state->refused_lookups = TRUE;
       xmlStopParser (ctxt);
-      return NULL;
+      return &state->refused_entity;
     }
 
   ent = xmlSAX2GetEntity (ctxt, name);
@@ -540,7 +546,7 @@ budgeted_get_entity (void *user_data,
         {
           state->refused_expansion = TRUE;
           xmlStopParser (ctxt);
-          return NULL;
+          return &state->refused_entity;
         }
     }
   return ent;
@@ -731,6 +737,11 @@ lwn_xml_read (GBytes *body,
   state->element_done = element_done;
   state->user_data = user_data;
   state->expansion_limit = MAX (MIN_EXPANSION_LIMIT, size);
+  state->refused_entity.type = XML_ENTITY_DECL;
+  state->refused_entity.name = (const xmlChar *) "refused";
+  state->refused_entity.etype = XML_INTERNAL_PREDEFINED_ENTITY;
+  state->refused_entity.content = (xmlChar *) "";
+  state->refused_entity.orig = (xmlChar *) "";
 
   ctxt = new_context (state, data, size, charset, document_url, options);
   if (ctxt == NULL)

@@ -309,14 +309,16 @@ def test_external_entity(s):
 
 
 def test_billion_laughs(s):
-    """Recursive entities, in text and in attributes: under 64 MiB and 2 s of CPU."""
-    applet, menu = start_benign(s)
-    for name in ("billion-laughs.xml", "billion-laughs-attr.xml"):
+    """Recursive entities, in text and in attributes, and references after the budget refused
+    one: under 64 MiB and 2 s of CPU."""
+    # An applet each: the retries after each refused feed wait longer.
+    for name in ("billion-laughs.xml", "billion-laughs-attr.xml", "refused-laughs.rss"):
+        applet, menu = start_benign(s)
         spent, before, peak = measure_refresh(s, applet, read_data("bad", name))
         check_cost(name, spent, before, peak)
         assert "lollol" not in everything_shown(s, applet)
         applet.assert_alive()
-    assert applet.stop() == 0
+        assert applet.stop() == 0
 
 
 # Size ------------------------------------------------------------------------
