@@ -20,7 +20,7 @@
 # through XTest, as a person's would. All in the private world of bench/bench-session.sh
 # (Xvfb with a black root and no window manager, so that a window opens at the screen's
 # corner; a private session bus, a mock StatusNotifierWatcher and notification daemon;
-# GSETTINGS_BACKEND=memory). The run, about ten minutes on two cores:
+# GSETTINGS_BACKEND=memory). The run, about twelve minutes on two cores:
 #   E  N runs of floor-applet --signals --empty-window: idle, then an empty GtkWindow of
 #      the headlines window's default size opened (SIGHUP): what GTK itself takes.
 #   F  N runs of floor-applet --signals: idle, then its window of 12 rows opened.
@@ -30,11 +30,13 @@
 #      Headlines…" (the show-headlines action, over org.gtk.Actions). The window opens on
 #      the first feed, with the list of feeds (201 entries) in its header bar.
 #   W  lwn-tray --interval 3600 with the 200 feeds, its window open: "All feeds" chosen
-#      in the list of feeds (a click on it, Home, Return); N times 5 Page Downs, End,
-#      Home, 5 turns of the wheel of 3 notches, Home; then N times "workqueue" typed and
-#      erased a key at a time (0.4 s apart); then N times a feed chosen (a click, Home,
-#      Down as many times as the round's number, Return) and "All feeds" again. Every
-#      click, key and turn of the wheel is an event.
+#      in the list of feeds (a click on it, Home, Return); N times "workqueue" typed and
+#      erased a key at a time (0.4 s apart); N times a feed chosen (a click, Home, Down
+#      as many times as the round's number, Return) and "All feeds" again; N times 5
+#      Page Downs, 5 turns of the wheel of 3 notches and Home. Then N times End and
+#      Home (End makes the rows of the last headlines, and the list the rows a page
+#      around what shows); and the search and the feeds chosen again, with the rows
+#      End left. Every click, key and turn of the wheel is an event.
 set -euo pipefail
 
 bench_name=bench-window-feeds.sh
@@ -128,8 +130,8 @@ done
 
 echo "W: lwn-tray, $n_feeds feeds, the window open"
 start_feeds lwn-tray-feeds
-probe lwn-tray-feeds idle=idle:5 open=open:action:4 all-feeds=choose:all scroll=scroll:5 search=type:workqueue \
-  filter=choose:cycle
+probe lwn-tray-feeds idle=idle:5 open=open:action:4 all-feeds=choose:all search=type:workqueue filter=choose:cycle \
+  scroll=scroll:5 ends=ends search-end=type:workqueue filter-end=choose:cycle
 stop_applet
 
 bench_footer

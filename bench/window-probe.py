@@ -24,9 +24,11 @@
 #                               typed a key at a time, and erased again, each keystroke
 #                               0.4 s apart and an event of its own; Escape at the end
 #   LABEL=scroll:PAGES          Ctrl+F and Escape (the focus goes to the list's first row),
-#                               then N times: PAGES Page Downs, End, Home, and 5 turns of
-#                               the mouse wheel of 3 notches each over the list; each key
-#                               and each turn an event, 0.4 s apart (End 3 s, Home 1 s)
+#                               then N times: PAGES Page Downs, 5 turns of the mouse wheel
+#                               of 3 notches each over the list, and Home; each key and
+#                               each turn an event, 0.4 s apart (Home 1 s)
+#   LABEL=ends                  the same focus, then N times: End, and 3 s later Home; each
+#                               an event
 #   LABEL=choose:all            once: a click on the header bar's middle (the list of
 #                               feeds) opens it, Home, Return: "All feeds"; each an event
 #   LABEL=choose:cycle          N times: the list of feeds opened, Home, Down as many times
@@ -270,7 +272,7 @@ class WindowProbe(stall_probe.Probe):
         keyboard.tap("Escape")
         time.sleep(1.0)
 
-    def phase_scroll(self, label, pages):
+    def phase_scroll(self, label, pages=None):
         keyboard = XTestKeyboard()
         x, y, _width, _height = BAND
         self.focus_list(keyboard)
@@ -283,10 +285,12 @@ class WindowProbe(stall_probe.Probe):
             time.sleep(pause)
 
         for _ in range(self.args.runs):
+            if pages is None:
+                key("End", 3.0)
+                key("Home", 1.0)
+                continue
             for _ in range(int(pages)):
                 key("Page_Down", 0.4)
-            key("End", 3.0)
-            key("Home", 1.0)
             keyboard.move_pointer(x + 20, y + 20)
             for _ in range(5):
                 events.append(time.time_ns())
@@ -295,6 +299,9 @@ class WindowProbe(stall_probe.Probe):
             key("Home", 1.0)
         self.record(label, start, time.time_ns(), events)
         keyboard.close()
+
+    def phase_ends(self, label):
+        self.phase_scroll(label)
 
     def phase_choose(self, label, which):
         """Feeds chosen in the list of feeds, the header bar's title, as a person does
@@ -424,9 +431,12 @@ def report(args):
 FEEDS_ROWS = [
     ("open the window, 200 feeds loaded", "lwn-tray-feeds-open", "open", 16),
     ('"All feeds" chosen (4,000 headlines)', "lwn-tray-feeds", "all-feeds", 16),
-    ("scroll All feeds: PgDn, End, Home, wheel", "lwn-tray-feeds", "scroll", 16),
     ("search All feeds as one types", "lwn-tray-feeds", "search", 16),
     ("a feed chosen, then All feeds again", "lwn-tray-feeds", "filter", 16),
+    ("scroll All feeds: Page Down, the wheel", "lwn-tray-feeds", "scroll", 16),
+    ("End, then Home", "lwn-tray-feeds", "ends", 16),
+    ("search as one types, after End", "lwn-tray-feeds", "search-end", 16),
+    ("a feed chosen and All feeds, after End", "lwn-tray-feeds", "filter-end", 16),
 ]
 FEEDS_OPEN_TARGET_MS = 16
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* LwnHeadlineList: the headlines as rows of a GtkListBox in a scrolled viewport. A row of a long summary takes
  * about a millisecond to make and lay out, so rows are made only as far as the person can see or will soon
- * scroll to, in small steps between which the main loop answers; a new feed keeps the rows of the headlines
- * it still has, with their focus and their place on the screen. */
+ * scroll to, in small steps between which the main loop answers; End far down makes the last rows only, and
+ * those between come as the person scrolls towards them. A new feed keeps the rows of the headlines it still
+ * has, with their focus and their place on the screen. */
 
 #include "config.h"
 
@@ -20,11 +21,15 @@
 #define STEP_ROWS 6     /* at most per step… */
 #define STEP_CHARS 4000 /* …and this much markup… */
 #define STEP_USEC 3000  /* …and this long */
-#define END_STEPS 4     /* times as much per step on the way to End */
 #define AHEAD_PAGES 1   /* the rows reach this far below what shows */
 /* A worker makes the summaries of this many headlines at a time, from the
  * first row missing one: some milliseconds' work for LWN's descriptions. */
 #define TEXT_ROWS 32
+/* End with more matching headlines than this below the reach makes rows for
+ * the last SEARCH_ROWS of them only, after a gap: making every row between
+ * would take seconds for thousands, and leave the list box so many rows that
+ * every later change of them stalls the window. */
+#define TAIL_GAP 100
 /* Up to this many rows that start or stop showing are told to the list box
  * one by one; more, and it filters every row again. */
 #define REFILTER_ROWS 64
@@ -37,12 +42,24 @@ struct _LwnHeadlineList
   /* The rows of the first rows->len headlines, by position; NULL for one
    * not made yet. */
   GPtrArray *rows;
-  /* Only the matching headlines above this position show, and each has its
-   * row or soon will. Rows made further down wait, hidden: a search starts
-   * again from the top with a screenful, whatever an earlier one made. */
+  /* Only the matching headlines above this position show, and those from
+   * tail on, and each has its row or soon will. Rows made elsewhere wait,
+   * hidden: a search starts again from the top with a screenful, whatever an
+   * earlier one made. tail is n without a gap, else End's: the rows between
+   * come as the person scrolls towards them, from either side. */
   guint reach;
+  guint tail;
   guint fill_id;
   gboolean to_end; /* End was pressed before the last row was made */
+  /* A cursor movement held back until rows in the gap are made, or until
+   * the next layout. */
+  GtkMovementStep pending_step;
+  int pending_count;
+  /* Rows were added, shown, hidden or sorted since the last layout. Until
+   * the next one, GtkListBox finds a page's row by the rows' old places, in
+   * which a row just made sits at the top: Page Up or Down would land on the
+   * first or the last row. */
+  gboolean layout_stale;
   GtkAdjustment *vadjustment;
   /* A row to keep where it shows on the screen across the next layout. */
   GtkWidget *anchor;
@@ -92,8 +109,17 @@ typedef enum
   LIST_EVENT_VIEW_MOVED,    /* scrolled or mapped: the rows may end too soon */
   LIST_EVENT_LAID_OUT,      /* a new layout: the anchor goes back in place */
   LIST_EVENT_END,           /* the End key */
+  LIST_EVENT_TO_GAP,        /* a cursor movement into the gap before the tail */
+  LIST_EVENT_PAGE_EARLY,    /* Page Up or Down before the layout of new rows */
   LIST_EVENT_CURSOR,        /* any other cursor movement */
 } ListEvent;
+
+/* A cursor movement, as move-cursor gives it. */
+typedef struct
+{
+  GtkMovementStep step;
+  int count;
+} CursorMove;
 
 static void apply_event (LwnHeadlineList *self,
                          ListEvent event,
@@ -115,12 +141,29 @@ is_match (LwnHeadlineList *self,
   return position < self->matching->len && g_array_index (self->matching, gboolean, position);
 }
 
+/* Whether the headline at @position may show: above the reach or in the tail. */
+static gboolean
+in_range (LwnHeadlineList *self,
+          guint position)
+{
+  return position < self->reach || (position >= self->tail && position < self->rows->len);
+}
+
+/* The first position from @position on that is in range; past them all,
+ * at least rows->len. */
+static guint
+next_in_range (LwnHeadlineList *self,
+               guint position)
+{
+  return position < self->reach || position >= self->tail ? position : MAX (self->tail, position);
+}
+
 /* Whether the headline at @position shows, once it has its row. */
 static gboolean
 is_shown (LwnHeadlineList *self,
           guint position)
 {
-  return position < self->reach && is_match (self, position);
+  return in_range (self, position) && is_match (self, position);
 }
 
 static guint
@@ -168,11 +211,29 @@ text_made_cb (GObject *source,
     apply_event (user_data, LIST_EVENT_TEXT_MADE, NULL);
 }
 
+/* Adds the item of the headline at @position to @missing if it lacks its
+ * summary. */
+static void
+add_missing_text (LwnHeadlineList *self,
+                  GPtrArray *missing,
+                  guint position)
+{
+  g_autoptr (LwnHeadline) headline = g_list_model_get_item (self->headlines, position);
+  LwnFeedItem *item = lwn_headline_get_item (headline);
+
+  if (!lwn_feed_item_has_display_text (item))
+    g_ptr_array_add (missing, lwn_feed_item_ref (item));
+}
+
 /* Whether the row of the headline at @position can be made now. A row shows
  * its headline's summary, which the items get only when a view needs it
  * (lwn_feed_prepare_display()), and the main thread never converts HTML: a
  * worker makes the summaries of this headline and of the next ones that
- * lack theirs, and LIST_EVENT_TEXT_MADE follows. */
+ * lack theirs, and LIST_EVENT_TEXT_MADE follows. A row of End's tail waits
+ * for its summary as one above the reach does. The worker takes the
+ * headlines that may show from @position on first, across End's gap, then
+ * those the rows grow into next: below the reach, or above the tail for a
+ * row of the tail. */
 static gboolean
 has_text (LwnHeadlineList *self,
           guint position)
@@ -187,13 +248,17 @@ has_text (LwnHeadlineList *self,
     return FALSE;
 
   missing = new_item_array ();
-  for (guint i = position; i < n && missing->len < TEXT_ROWS; i++)
+  for (guint i = position; i < n && missing->len < TEXT_ROWS; i = next_in_range (self, i + 1))
+    add_missing_text (self, missing, i);
+  if (position >= self->tail)
     {
-      g_autoptr (LwnHeadline) next = g_list_model_get_item (self->headlines, i);
-      LwnFeedItem *item = lwn_headline_get_item (next);
-
-      if (!lwn_feed_item_has_display_text (item))
-        g_ptr_array_add (missing, lwn_feed_item_ref (item));
+      for (guint i = self->tail; i > self->reach && missing->len < TEXT_ROWS; i--)
+        add_missing_text (self, missing, i - 1);
+    }
+  else
+    {
+      for (guint i = self->reach; i < self->tail && missing->len < TEXT_ROWS; i++)
+        add_missing_text (self, missing, i);
     }
   self->making_text = g_cancellable_new ();
   lwn_feed_items_prepare_display_async (missing, self->making_text, text_made_cb, self);
@@ -231,6 +296,15 @@ find_matches (LwnHeadlineList *self)
   self->matches_found |= !self->matches_waiting;
 }
 
+/* The rows changed: a layout is due, and the movements that need it wait for
+ * it (LIST_EVENT_LAID_OUT). */
+static void
+rows_changed (LwnHeadlineList *self)
+{
+  self->layout_stale = TRUE;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
 /* GtkListBox asks for every row at each invalidation. The filter only
  * decides what shows: show_highlights() marks the matches. */
 static gboolean
@@ -258,6 +332,8 @@ refilter (LwnHeadlineList *self)
       if (row_at (self, i) != NULL && gtk_widget_get_child_visible (GTK_WIDGET (row_at (self, i))) != is_shown (self, i))
         changed++;
     }
+  if (changed > 0)
+    rows_changed (self);
   if (changed > REFILTER_ROWS)
     {
       gtk_list_box_invalidate_filter (GTK_LIST_BOX (self));
@@ -281,11 +357,25 @@ refilter (LwnHeadlineList *self)
 static void
 show_highlights (LwnHeadlineList *self)
 {
-  for (guint i = 0; i < self->reach; i++)
+  for (guint i = next_in_range (self, 0); i < self->rows->len; i = next_in_range (self, i + 1))
     {
       if (row_at (self, i) != NULL && is_match (self, i))
         lwn_headline_row_set_query (row_at (self, i), self->query);
     }
+}
+
+/* No gap any more: the reach and the tail met. */
+static void
+close_gap (LwnHeadlineList *self)
+{
+  guint n = n_headlines (self);
+
+  if (self->reach < self->tail)
+    return;
+  self->reach = MAX (self->reach, self->tail < n ? n : self->reach);
+  self->tail = n;
+  if (self->rows->len < self->reach)
+    g_ptr_array_set_size (self->rows, self->reach);
 }
 
 /* Moves the reach down past @more matching headlines, or to the end;
@@ -298,7 +388,7 @@ extend_reach (LwnHeadlineList *self,
   guint n = n_headlines (self);
   gboolean reveals = FALSE;
 
-  while (self->reach < n && more > 0)
+  while (self->reach < MIN (self->tail, n) && more > 0)
     {
       guint position = self->reach++;
 
@@ -309,7 +399,52 @@ extend_reach (LwnHeadlineList *self,
     }
   if (self->rows->len < self->reach)
     g_ptr_array_set_size (self->rows, self->reach);
+  close_gap (self);
   return reveals;
+}
+
+/* Moves the tail up past @more matching headlines; returns whether rows
+ * made there earlier are to show now. */
+static gboolean
+extend_tail (LwnHeadlineList *self,
+             guint more)
+{
+  gboolean reveals = FALSE;
+
+  while (self->tail > self->reach && more > 0)
+    {
+      guint position = --self->tail;
+
+      if (!is_match (self, position))
+        continue;
+      more--;
+      reveals |= row_at (self, position) != NULL;
+    }
+  close_gap (self);
+  return reveals;
+}
+
+/* End: the last matching headlines shown after a gap, when many lie below
+ * the reach; returns whether it opened one. */
+static gboolean
+open_tail (LwnHeadlineList *self)
+{
+  guint n = n_headlines (self);
+  guint beyond = 0;
+  guint tail = n;
+  guint found = 0;
+
+  if (self->tail < n)
+    return FALSE;
+  for (guint i = self->reach; i < n && beyond <= TAIL_GAP; i++)
+    beyond += is_match (self, i);
+  if (beyond <= TAIL_GAP)
+    return FALSE;
+  while (tail > self->reach && found < SEARCH_ROWS)
+    found += is_match (self, --tail);
+  g_ptr_array_set_size (self->rows, n);
+  self->tail = tail;
+  return TRUE;
 }
 
 /* Rows sort by where their headline is in the feed. */
@@ -401,7 +536,7 @@ anchor_restore (LwnHeadlineList *self)
 static gboolean
 has_made_match (LwnHeadlineList *self)
 {
-  for (guint i = 0; i < self->reach; i++)
+  for (guint i = next_in_range (self, 0); i < self->rows->len; i = next_in_range (self, i + 1))
     {
       if (row_at (self, i) != NULL && is_match (self, i))
         return TRUE;
@@ -413,7 +548,7 @@ has_made_match (LwnHeadlineList *self)
 static gboolean
 has_holes (LwnHeadlineList *self)
 {
-  for (guint i = 0; i < self->reach; i++)
+  for (guint i = next_in_range (self, 0); i < self->rows->len; i = next_in_range (self, i + 1))
     {
       if (row_at (self, i) == NULL && is_match (self, i))
         return TRUE;
@@ -421,17 +556,53 @@ has_holes (LwnHeadlineList *self)
   return FALSE;
 }
 
-/* Whether the rows end before AHEAD_PAGES below what shows. */
-static gboolean
+typedef enum
+{
+  WANT_NONE,
+  WANT_REACH, /* rows below the reach */
+  WANT_TAIL,  /* rows above the tail */
+} Want;
+
+/* Where the rows below the reach end: the end of the list without a gap,
+ * else the bottom of the last row above the gap that shows. */
+static int
+gap_y (LwnHeadlineList *self)
+{
+  if (self->tail >= n_headlines (self))
+    return gtk_widget_get_allocated_height (GTK_WIDGET (self));
+  for (guint i = self->reach; i > 0; i--)
+    {
+      GtkWidget *row = GTK_WIDGET (row_at (self, i - 1));
+
+      if (row != NULL && gtk_widget_get_child_visible (row))
+        {
+          GtkAllocation allocation;
+
+          gtk_widget_get_allocation (row, &allocation);
+          return allocation.y + allocation.height;
+        }
+    }
+  return 0;
+}
+
+/* Which rows the view wants next: below the reach when the rows there end
+ * before AHEAD_PAGES below what shows, above the tail when the gap is less
+ * than AHEAD_PAGES above what shows. */
+static Want
 needs_more_rows (LwnHeadlineList *self)
 {
   double page;
+  double top;
+  int gap;
 
-  if (self->vadjustment == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
-    return FALSE;
+  if (self->vadjustment == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)) || self->reach >= self->tail)
+    return WANT_NONE;
   page = gtk_adjustment_get_page_size (self->vadjustment);
-  return gtk_widget_get_allocated_height (GTK_WIDGET (self))
-         < gtk_adjustment_get_value (self->vadjustment) + page * (1 + AHEAD_PAGES);
+  top = gtk_adjustment_get_value (self->vadjustment);
+  gap = gap_y (self);
+  if (gap >= top || self->tail >= n_headlines (self))
+    return gap < top + page * (1 + AHEAD_PAGES) ? WANT_REACH : WANT_NONE;
+  return gap > top - page * AHEAD_PAGES ? WANT_TAIL : WANT_NONE;
 }
 
 static char *
@@ -460,12 +631,10 @@ fill_rows (LwnHeadlineList *self,
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   gint64 start = g_get_monotonic_time ();
-  /* The person asked for the last headline and waits for it. */
-  guint scale = self->to_end ? END_STEPS : 1;
   gsize chars = 0;
   guint made = 0;
 
-  for (guint i = 0; i < self->reach; i++)
+  for (guint i = next_in_range (self, 0); i < self->rows->len; i = next_in_range (self, i + 1))
     {
       g_autoptr (LwnHeadline) headline = NULL;
       g_autofree char *source = NULL;
@@ -474,9 +643,7 @@ fill_rows (LwnHeadlineList *self,
 
       if (row_at (self, i) != NULL || !is_match (self, i))
         continue;
-      if (made > 0
-          && (made >= max_rows * scale || chars >= STEP_CHARS * scale
-              || g_get_monotonic_time () - start >= STEP_USEC * scale))
+      if (made > 0 && (made >= max_rows || chars >= STEP_CHARS || g_get_monotonic_time () - start >= STEP_USEC))
         break;
       if (!has_text (self, i))
         break;
@@ -496,7 +663,10 @@ fill_rows (LwnHeadlineList *self,
       chars += strlen (lwn_feed_item_get_summary_markup (item)) + strlen (lwn_feed_item_get_title (item));
     }
   if (made > 0)
-    schedule_ages (self);
+    {
+      rows_changed (self);
+      schedule_ages (self);
+    }
   return made;
 }
 
@@ -510,23 +680,57 @@ finish_end (LwnHeadlineList *self)
     g_signal_emit_by_name (self, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
 }
 
-/* Whether the rows should reach further down: to the end after End, else
- * while they end too soon for what shows. */
-static gboolean
-wants_reach (LwnHeadlineList *self)
+/* Which rows should come next: all to the end after End without a gap,
+ * else those the view wants. */
+static Want
+wants_more (LwnHeadlineList *self)
 {
-  return self->reach < n_headlines (self) && (self->to_end || needs_more_rows (self));
+  if (self->reach >= MIN (self->tail, n_headlines (self)))
+    return WANT_NONE;
+  if (self->to_end && self->tail >= n_headlines (self))
+    return WANT_REACH;
+  return needs_more_rows (self);
 }
 
-/* One step: the rows reach further if no row is missing, then missing rows
- * are made. */
+/* The cursor movement held back for rows above the tail, now that they are
+ * there. */
+static void
+finish_pending_move (LwnHeadlineList *self)
+{
+  int count = self->pending_count;
+
+  self->pending_count = 0;
+  if (gtk_container_get_focus_child (GTK_CONTAINER (self)) != NULL)
+    g_signal_emit_by_name (self, "move-cursor", self->pending_step, count);
+}
+
+/* One step: the rows reach further, or the tail goes up, if no row is
+ * missing, then missing rows are made. */
 static void
 fill_step (LwnHeadlineList *self)
 {
   gboolean revealed = FALSE;
+  gboolean gap = self->tail < n_headlines (self);
+  Want want = WANT_NONE;
 
-  if (!has_holes (self) && wants_reach (self))
-    revealed = extend_reach (self, self->to_end ? G_MAXUINT : MORE_ROWS);
+  /* End again, or a held movement, find their rows by where the rows are:
+   * they wait for the layout of the rows made last. */
+  if (self->layout_stale && (self->to_end || self->pending_count != 0))
+    return;
+  if (!has_holes (self))
+    {
+      /* End's last rows are there: End again, before any other row. */
+      if (self->to_end && gap)
+        {
+          finish_end (self);
+          return;
+        }
+      want = wants_more (self);
+    }
+  if (want == WANT_REACH)
+    revealed = extend_reach (self, self->to_end && !gap ? G_MAXUINT : MORE_ROWS);
+  else if (want == WANT_TAIL)
+    revealed = extend_tail (self, MORE_ROWS);
   if (revealed)
     refilter (self);
   /* The next step waits for this one's layout (size_allocate), or for the
@@ -536,6 +740,8 @@ fill_step (LwnHeadlineList *self)
     return;
   if (self->to_end)
     finish_end (self);
+  else if (self->pending_count != 0)
+    finish_pending_move (self);
   else
     schedule_fill (self);
 }
@@ -558,7 +764,7 @@ schedule_fill (LwnHeadlineList *self)
 {
   if (self->fill_id != 0 || self->headlines == NULL || self->making_text != NULL)
     return;
-  if (!has_holes (self) && !wants_reach (self) && !self->to_end)
+  if (!has_holes (self) && wants_more (self) == WANT_NONE && !self->to_end && self->pending_count == 0)
     return;
   self->fill_id = g_idle_add_full (G_PRIORITY_LOW, fill_idle_cb, self, NULL);
 }
@@ -593,9 +799,9 @@ static void
 focus_near (LwnHeadlineList *self,
             guint position)
 {
-  for (guint i = MIN (position + 1, self->reach); i > 0; i--)
+  for (guint i = MIN (position + 1, self->rows->len); i > 0; i--)
     {
-      if (row_at (self, i - 1) != NULL && is_match (self, i - 1))
+      if (row_at (self, i - 1) != NULL && is_shown (self, i - 1))
         {
           gtk_widget_grab_focus (GTK_WIDGET (row_at (self, i - 1)));
           return;
@@ -620,6 +826,11 @@ update_rows (LwnHeadlineList *self)
   guint focused_position = focused != NULL ? lwn_headline_row_get_position (focused) : 0;
   guint wanted = self->rows->len;
   guint reach = self->reach;
+  /* A gap End left stays, before the first of its rows that is kept. */
+  gboolean gap = self->tail < self->rows->len;
+  guint tail = n;
+  guint focused_now = G_MAXUINT;
+  guint anchor_now = G_MAXUINT;
   gboolean had_focus = focused != NULL;
   guint kept = 0;
   guint last = 0;
@@ -642,9 +853,14 @@ update_rows (LwnHeadlineList *self)
         g_hash_table_insert (by_headline, lwn_headline_row_get_headline (row), row);
     }
 
-  reach = MAX (reach, rows_to_reach (self->headlines, n, focused));
-  if (self->anchor != NULL)
-    reach = MAX (reach, rows_to_reach (self->headlines, n, LWN_HEADLINE_ROW (self->anchor)));
+  if (gap)
+    wanted = n;
+  else
+    {
+      reach = MAX (reach, rows_to_reach (self->headlines, n, focused));
+      if (self->anchor != NULL)
+        reach = MAX (reach, rows_to_reach (self->headlines, n, LWN_HEADLINE_ROW (self->anchor)));
+    }
   reach = MIN (reach, n);
   wanted = MIN (MAX (wanted, reach), n);
 
@@ -671,6 +887,12 @@ update_rows (LwnHeadlineList *self)
           g_hash_table_remove (by_headline, headline);
           reorder |= kept > 0 && lwn_headline_row_get_position (row) < last;
           last = lwn_headline_row_get_position (row);
+          if (gap && last >= self->tail)
+            tail = MIN (tail, i);
+          if (row == focused)
+            focused_now = i;
+          if (self->anchor != NULL && row == LWN_HEADLINE_ROW (self->anchor))
+            anchor_now = i;
           lwn_headline_row_set_headline (row, headline, now);
           lwn_headline_row_set_position (row, i);
           set_row_source (self, row, i, now);
@@ -682,25 +904,40 @@ update_rows (LwnHeadlineList *self)
   g_hash_table_iter_init (&iter, by_headline);
   while (g_hash_table_iter_next (&iter, NULL, &left))
     g_ptr_array_add (gone, left);
+  if (gone->len > 0)
+    rows_changed (self);
   for (guint i = 0; i < gone->len; i++)
     gtk_widget_destroy (g_ptr_array_index (gone, i));
   g_ptr_array_unref (self->rows);
   self->rows = g_steal_pointer (&rows);
-  self->reach = reach;
+  /* Above the gap, the rows reach as far as the focused row and the one
+   * kept in place; below it they are in the tail. */
+  if (gap && focused_now < tail)
+    reach = MAX (reach, focused_now + 1);
+  if (gap && anchor_now < tail)
+    reach = MAX (reach, anchor_now + 1);
+  self->reach = MIN (reach, n);
+  self->tail = tail;
+  close_gap (self);
   if (kept == 0)
     {
       /* A feed all new: from the top, as when the window opens. */
       g_clear_object (&self->anchor);
       self->to_end = FALSE;
+      self->pending_count = 0;
       g_ptr_array_set_size (self->rows, MIN (n, FIRST_ROWS));
       self->reach = self->rows->len;
+      self->tail = n;
       if (self->vadjustment != NULL)
         gtk_adjustment_set_value (self->vadjustment, 0);
       /* Never "No headlines" for a moment; the rest in the next steps. */
       fill_rows (self, 1);
     }
   if (reorder)
-    gtk_list_box_invalidate_sort (GTK_LIST_BOX (self));
+    {
+      rows_changed (self);
+      gtk_list_box_invalidate_sort (GTK_LIST_BOX (self));
+    }
   /* The kept rows' headlines may match the search or not now, and may have
    * moved out of the reach or into it. */
   if (kept > 0)
@@ -736,7 +973,9 @@ clear_rows (LwnHeadlineList *self)
 
   self->rows = g_ptr_array_new ();
   self->reach = 0;
+  self->tail = 0;
   self->to_end = FALSE;
+  self->pending_count = 0;
   g_clear_object (&self->anchor);
   find_matches (self);
   for (guint i = 0; i < rows->len; i++)
@@ -773,9 +1012,12 @@ start_search (LwnHeadlineList *self,
     return;
   g_clear_object (&self->anchor);
   self->to_end = FALSE;
+  self->pending_count = 0;
   /* From the top again, a screenful at first: showing every row an earlier
-   * search made would cost the keystroke a layout of them all. */
+   * search made would cost the keystroke a layout of them all. End's gap
+   * goes with the rows after it. */
   self->reach = 0;
+  self->tail = n_headlines (self);
   extend_reach (self, SEARCH_ROWS);
   refilter (self);
   if (self->vadjustment != NULL)
@@ -831,6 +1073,7 @@ move_state (LwnHeadlineList *self,
         fill_step (self);
         break;
       case LIST_EVENT_LAID_OUT:
+        self->layout_stale = FALSE;
         anchor_restore (self);
         schedule_fill (self);
         return;
@@ -839,12 +1082,34 @@ move_state (LwnHeadlineList *self,
         return;
       case LIST_EVENT_END:
         /* The last headline may have no row yet: the rows are made first,
-         * and End is then pressed once more (finish_end()). */
-        self->to_end = self->reach < n_headlines (self) || has_holes (self);
+         * and End is then pressed once more (finish_end()). Far below the
+         * reach, only the last rows are made, after a gap. */
+        self->pending_count = 0;
+        if (open_tail (self))
+          refilter (self);
+        self->to_end = (self->tail >= n_headlines (self) && self->reach < self->tail) || has_holes (self);
+        schedule_fill (self);
+        return;
+      case LIST_EVENT_TO_GAP:
+        /* Held back until rows in the gap, on the side the cursor comes
+         * from, are made and laid out (finish_pending_move()). */
+        self->to_end = FALSE;
+        self->pending_step = ((CursorMove *) data)->step;
+        self->pending_count = ((CursorMove *) data)->count;
+        if (self->pending_count < 0 ? extend_tail (self, SEARCH_ROWS) : extend_reach (self, SEARCH_ROWS))
+          refilter (self);
+        schedule_fill (self);
+        return;
+      case LIST_EVENT_PAGE_EARLY:
+        /* Held back until the layout (fill_step()). */
+        self->to_end = FALSE;
+        self->pending_step = ((CursorMove *) data)->step;
+        self->pending_count = ((CursorMove *) data)->count;
         schedule_fill (self);
         return;
       case LIST_EVENT_CURSOR:
         self->to_end = FALSE;
+        self->pending_count = 0;
         return;
       default:
         g_return_if_reached ();
@@ -997,6 +1262,64 @@ lwn_headline_list_button_press_event (GtkWidget *widget,
   return GTK_WIDGET_CLASS (lwn_headline_list_parent_class)->button_press_event (widget, event);
 }
 
+/* The first row of the tail that shows, or NULL without one. */
+static GtkWidget *
+first_tail_row (LwnHeadlineList *self)
+{
+  for (guint i = self->tail; i < self->rows->len; i++)
+    {
+      if (row_at (self, i) != NULL && is_match (self, i))
+        return GTK_WIDGET (row_at (self, i));
+    }
+  return NULL;
+}
+
+/* The last row above the gap that shows, or NULL without one. */
+static GtkWidget *
+last_reach_row (LwnHeadlineList *self)
+{
+  for (guint i = self->reach; i > 0; i--)
+    {
+      if (row_at (self, i - 1) != NULL && is_match (self, i - 1))
+        return GTK_WIDGET (row_at (self, i - 1));
+    }
+  return NULL;
+}
+
+/* Whether moving the cursor from the focused row, a line or a page, would
+ * go over the gap before End's rows, skipping the headlines between: up from
+ * the tail, or down from above the gap. */
+static gboolean
+crosses_gap (LwnHeadlineList *self,
+             GtkMovementStep step,
+             int count)
+{
+  LwnHeadlineRow *focused = focused_row (self);
+  gboolean up = count < 0;
+  GtkWidget *edge;
+  GtkAllocation focused_allocation;
+  GtkAllocation edge_allocation;
+  double page;
+
+  if (count == 0 || focused == NULL || self->reach >= self->tail || self->tail >= n_headlines (self)
+      || (step != GTK_MOVEMENT_DISPLAY_LINES && step != GTK_MOVEMENT_PAGES)
+      || (lwn_headline_row_get_position (focused) >= self->tail) != up)
+    return FALSE;
+  /* The row on the cursor's side of the gap, next to it. */
+  edge = up ? first_tail_row (self) : last_reach_row (self);
+  if (edge == NULL)
+    return FALSE;
+  if (step == GTK_MOVEMENT_DISPLAY_LINES)
+    return GTK_WIDGET (focused) == edge;
+  if (self->vadjustment == NULL)
+    return FALSE;
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  gtk_widget_get_allocation (GTK_WIDGET (focused), &focused_allocation);
+  gtk_widget_get_allocation (edge, &edge_allocation);
+  return up ? focused_allocation.y - page < edge_allocation.y
+            : focused_allocation.y + page > edge_allocation.y + edge_allocation.height;
+}
+
 /* End goes to the last headline, which may have no row yet. */
 static void
 lwn_headline_list_move_cursor (GtkListBox *list_box,
@@ -1004,9 +1327,20 @@ lwn_headline_list_move_cursor (GtkListBox *list_box,
                                int count)
 {
   LwnHeadlineList *self = LWN_HEADLINE_LIST (list_box);
+  CursorMove move = { step, count };
 
   if (step == GTK_MOVEMENT_BUFFER_ENDS && count > 0)
     apply_event (self, LIST_EVENT_END, NULL);
+  else if (step == GTK_MOVEMENT_PAGES && self->layout_stale && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      apply_event (self, LIST_EVENT_PAGE_EARLY, &move);
+      return;
+    }
+  else if (crosses_gap (self, step, count))
+    {
+      apply_event (self, LIST_EVENT_TO_GAP, &move);
+      return;
+    }
   else
     apply_event (self, LIST_EVENT_CURSOR, NULL);
   GTK_LIST_BOX_CLASS (lwn_headline_list_parent_class)->move_cursor (list_box, step, count);
@@ -1233,7 +1567,7 @@ lwn_headline_list_get_first_match (LwnHeadlineList *self)
 {
   g_return_val_if_fail (LWN_IS_HEADLINE_LIST (self), NULL);
 
-  for (guint i = 0; i < self->reach; i++)
+  for (guint i = next_in_range (self, 0); i < self->rows->len; i = next_in_range (self, i + 1))
     {
       if (row_at (self, i) != NULL && is_match (self, i))
         return row_at (self, i);

@@ -15,23 +15,34 @@ G_BEGIN_DECLS
  *   waiting    the matches wait for a worker to fold the search text of some
  *              headlines (the main thread never folds text); search_waiting:
  *              a search waits with them
- *   reach      the rows show only for matching headlines above this position
+ *   reach      the rows show only for matching headlines above this position…
+ *   tail       …and from this one on: n, or after End far down, the last
+ *              matching headlines, after a gap of headlines without rows yet
  *   rows       rows[i] is the row of headline i, or NULL while it is not made
  *   to_end     End was pressed while rows were still to make
+ *   pending    a cursor movement into the gap, held back until rows there are
+ *              made on the side it comes from, or a Page Up or Down held back
+ *              until the layout of the rows made last
+ *   stale      rows were made, shown, hidden or sorted since the last layout:
+ *              GtkListBox finds a page's row by the rows' last places, and
+ *              the rows made since have none
  *   anchor     a row to keep in place on the screen across the next layout
  *   fill_id    the idle step that makes rows, when one is due
- *   making_text  a worker makes the summaries of the next rows to make (the
- *              items get them only when a view needs them); no step is due
- *              meanwhile, and none makes a row whose summary is missing
+ *   making_text  a worker makes the summaries of the next rows to make, above
+ *              reach or in the tail (the items get them only when a view
+ *              needs them); no step is due meanwhile, and none makes a row
+ *              whose summary is missing
  *
  * These hold between any two events:
  *
  *   I1  matching has n flags; n_matching counts those set. While waiting,
  *       the flag of a headline without search text is unset.
- *   I2  reach <= rows->len <= n.
+ *   I2  reach <= rows->len <= n, and reach <= tail <= n; with a gap
+ *       (reach < tail < n), rows->len = n.
  *   I3  The list's children are exactly the rows in rows, once each, and
  *       rows[i] stands for headline i of the model (its position is i).
- *   I4  A row shows if and only if its position is below reach and matches.
+ *   I4  A row shows if and only if its position is below reach or at tail
+ *       or after, and matches.
  *   I5  Every row that shows marks the current search's matches; a hidden
  *       row may still mark an older search's.
  *   I6  Without a model there are no rows, reach is 0, to_end is FALSE and
@@ -42,12 +53,14 @@ G_BEGIN_DECLS
  * The states, read from those fields:
  *
  *   EMPTY     no model
- *   FILLING   a model; a matching headline below reach has no row, or the
- *             rows end less than a page below the view: a step is due
+ *   FILLING   a model; a matching headline below reach or in the tail has
+ *             no row, the rows end less than a page below the view, the gap
+ *             is less than a page above it, or a movement is held: a step
+ *             is due, or the worker makes the summaries it waits for
  *   SETTLED   a model; every row that should show exists, and the rows
  *             reach far enough below the view
- *   ENDING    FILLING with to_end: each step does four times as much,
- *             and reach goes to n
+ *   ENDING    FILLING with to_end: reach goes to n, or with a gap the tail's
+ *             rows are made
  *
  * Every event goes through one function, apply_event() in
  * lwn-headline-list.c, which moves the list as follows:
@@ -61,25 +74,44 @@ G_BEGIN_DECLS
  *   model cleared  EMPTY              rows destroyed → EMPTY   → EMPTY               → EMPTY
  *   items changed  (not followed)     as model set             as model set          as model set
  *   search         matches only       reach = a screenful of   as SETTLED            to_end cleared,
- *                  → EMPTY            matches from the top     → FILLING/SETTLED     as SETTLED
+ *                  → EMPTY            matches from the top,    → FILLING/SETTLED     as SETTLED
+ *                                     no gap
  *                                     → FILLING/SETTLED;
  *                                     while waiting, the rows
  *                                     stay until text folded
  *   text folded    matches only       matches found again; a   as SETTLED            as SETTLED
  *                                     waiting search as search
  *                                     → FILLING/SETTLED
- *   fill step      —                  —                        reach grows or rows   as FILLING, larger;
- *                                                              are made, up to the   when done, End is
- *                                                              first without its     pressed again if the
- *                                                              summary, whose        list has the focus
- *                                                              worker starts         → SETTLED
- *                                                              → FILLING/SETTLED
+ *   fill step      —                  —                        reach grows, or the   as FILLING; when
+ *                                                              tail up, or rows are  done, End is pressed
+ *                                                              made (in the tail     again if the list has
+ *                                                              too) up to the first  the focus → SETTLED
+ *                                                              without its summary,
+ *                                                              whose worker starts
+ *                                                              → FILLING/SETTLED;
+ *                                                              then a held movement
+ *                                                              is made, End pressed
+ *                                                              again or a held
+ *                                                              movement made only
+ *                                                              once laid out
  *   text made      worker done        worker done              the next step is due  as FILLING
  *   view moved     —                  → FILLING if the rows    FILLING               ENDING
- *                                     end too soon
- *   laid out       —                  anchor restored          anchor restored       anchor restored
+ *                                     end too soon, or the gap
+ *                                     is less than a page above
+ *   laid out       —                  anchor restored, not     anchor restored, not  anchor restored, not
+ *                                     stale                    stale                 stale
  *   End            —                  → ENDING if reach < n    → ENDING if reach < n ENDING
- *                                                              or a row is missing
+ *                                     (more than TAIL_GAP      or a row is missing
+ *                                     matches below reach:
+ *                                     a gap, the tail the last
+ *                                     SEARCH_ROWS of them)
+ *   to the gap     —                  held back; the tail up,  as SETTLED            as SETTLED
+ *   (Up, Page Up                      or reach down → FILLING
+ *   from the tail,
+ *   Down, Page Down
+ *   to it)
+ *   Page Up or     —                  held back while stale    as SETTLED            to_end cleared,
+ *   Down, stale                       → FILLING                                      as SETTLED
  *   other cursor   —                  SETTLED                  FILLING               → FILLING
  *
  * After an event that can change which rows show or what they match (model

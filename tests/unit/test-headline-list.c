@@ -529,6 +529,27 @@ assert_shows_first_matches (LwnHeadlineList *list,
     g_assert_cmpuint (g_array_index (shown, guint, i), ==, g_array_index (matching, guint, i));
 }
 
+/* Scrolls to the bottom of the list again and again, as one who drags the
+ * scroll bar down, until @expected rows are made or five seconds have passed;
+ * returns how many there are. */
+static guint
+scroll_until_made (LwnHeadlineList *list,
+                   guint expected)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gtk_widget_get_parent (GTK_WIDGET (list))));
+  /* Only a failure waits this long: rows come four to a frame under a sanitizer. */
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (count_rows (list) < expected && g_get_monotonic_time () < deadline)
+    {
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  return count_rows (list);
+}
+
 /* With a row made for each of 200 headlines, searches that hide most of
  * them, then a few of them, then none: whichever way the list box learns
  * which rows show, the ones that show are the first matches and only they. */
@@ -548,10 +569,7 @@ test_search_many_rows (void)
   gtk_container_add (GTK_CONTAINER (window), scrolled);
   gtk_widget_show_all (window);
   lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
-  /* End makes a row for every headline on its way to the last. */
-  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
-  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
-  g_assert_cmpuint (count_rows_settled (list, 200), ==, 200);
+  g_assert_cmpuint (scroll_until_made (list, 200), ==, 200);
   assert_shows_first_matches (list, G_LIST_MODEL (headlines), NULL);
 
   /* Numbers with a 1 in them: most rows hide at once. */
@@ -565,6 +583,301 @@ test_search_many_rows (void)
   g_assert_cmpuint (search (list, NULL), ==, 200);
   assert_shows_first_matches (list, G_LIST_MODEL (headlines), NULL);
   g_assert_cmpuint (count_rows (list), ==, 200);
+
+  gtk_widget_destroy (window);
+}
+
+/* The position of the focused row once it is @position (@at) or another
+ * (!@at), or after five seconds. */
+static guint
+wait_focused_position (LwnHeadlineList *list,
+                       guint position,
+                       gboolean at)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  GtkWidget *focus = NULL;
+
+  do
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+      focus = gtk_container_get_focus_child (GTK_CONTAINER (list));
+    }
+  while ((focus == NULL || (lwn_headline_row_get_position (LWN_HEADLINE_ROW (focus)) == position) != at)
+         && g_get_monotonic_time () < deadline);
+  g_assert_nonnull (focus);
+  return lwn_headline_row_get_position (LWN_HEADLINE_ROW (focus));
+}
+
+/* The position of the row that has the focus once the list has settled:
+ * after @expected, or after five seconds. */
+static guint
+focused_position_settled (LwnHeadlineList *list,
+                          guint expected)
+{
+  return wait_focused_position (list, expected, TRUE);
+}
+
+/* The position of the focused row once it is another than @previous, or
+ * after five seconds. */
+static guint
+focused_position_moved (LwnHeadlineList *list,
+                        guint previous)
+{
+  return wait_focused_position (list, previous, FALSE);
+}
+
+/* End in a long list: the last headline's row, without the rows between;
+ * then Up from the first of End's rows goes to the headline just above it,
+ * never over the gap to the rows at the top; Home to the first again, and
+ * Page Down from there a page at a time, never over the gap to the end. */
+static void
+test_end_leaves_a_gap (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  guint made;
+  guint page_up;
+
+  g_test_summary ("End in a list of 1,000 headlines shows the last one with a few rows before it, not "
+                  "1,000 rows; Up from there goes one headline at a time across the rows not made yet, "
+                  "Home to the first headline, and Page Down from there a page at a time");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show_all (window);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  made = count_rows (list);
+  g_assert_cmpuint (made, <, 200);
+
+  for (guint expected = 998; expected > 970; expected--)
+    {
+      g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_DISPLAY_LINES, -1);
+      g_assert_cmpuint (focused_position_settled (list, expected), ==, expected);
+    }
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, -1);
+  page_up = focused_position_moved (list, 971);
+  g_assert_cmpuint (page_up, <, 971);
+  g_assert_cmpuint (page_up, >, 900);
+
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, -1);
+  g_assert_cmpuint (focused_position_settled (list, 0), ==, 0);
+  g_assert_cmpuint (count_rows (list), <, 300);
+
+  for (guint i = 0, position = 0; i < 12; i++)
+    {
+      guint next;
+
+      g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, 1);
+      next = focused_position_moved (list, position);
+      g_assert_cmpuint (next, >, position);
+      g_assert_cmpuint (next, <, position + 40);
+      position = next;
+    }
+
+  gtk_widget_destroy (window);
+}
+
+/* The rows once none has come for a second, or after ten seconds. */
+static guint
+count_rows_at_rest (LwnHeadlineList *list)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 still_since = g_get_monotonic_time ();
+  guint rows = count_rows (list);
+
+  while (g_get_monotonic_time () < deadline && g_get_monotonic_time () - still_since < G_USEC_PER_SEC)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+      if (count_rows (list) != rows)
+        {
+          rows = count_rows (list);
+          still_since = g_get_monotonic_time ();
+        }
+    }
+  return rows;
+}
+
+/* Page Up from End's rows while the rows it makes wait for their layout: a
+ * window whose frame clock is held (a busy machine's), and a view that moves
+ * meanwhile (a wheel), so that steps run between the rows made and their
+ * layout. Page Up finds its row by the rows' places, and a row not laid out
+ * yet has none: the movement waits for the layout, and goes a page up, not to
+ * the first headline. */
+static void
+test_page_up_before_layout (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  GdkWindow *toplevel;
+  guint page_up;
+
+  g_test_summary ("Page Up from the rows End made, while new rows wait for a layout a busy frame clock "
+                  "holds back and the view moves meanwhile, goes a page up, not to the first headline");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show_all (window);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  for (guint expected = 998; expected > 970; expected--)
+    {
+      g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_DISPLAY_LINES, -1);
+      g_assert_cmpuint (focused_position_settled (list, expected), ==, expected);
+    }
+  count_rows_at_rest (list);
+
+  toplevel = gtk_widget_get_window (window);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gdk_window_freeze_toplevel_updates_libgtk_only (toplevel);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  /* The wheel, up: rows come above the tail, and wait for a layout. */
+  for (guint i = 0; i < 20; i++)
+    {
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) - 60);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, -1);
+  for (guint i = 0; i < 20; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gdk_window_thaw_toplevel_updates_libgtk_only (toplevel);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  page_up = focused_position_moved (list, 971);
+  g_assert_cmpuint (page_up, <, 971);
+  g_assert_cmpuint (page_up, >, 900);
+
+  gtk_widget_destroy (window);
+}
+
+/* End in a window taller than the rows End makes: the view shows the rows
+ * above the gap too, and rows come on the side of the focus until the gap
+ * is out of sight, not below the reach, which the rows kept in place would
+ * push down as fast as they come, until every row is made. */
+static void
+test_end_in_a_tall_window (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  guint rows;
+
+  g_test_summary ("End in 1,000 headlines in a window where End's last rows take less than a page: rows come "
+                  "above them until the gap is out of sight, and the other rows are not made");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 3000);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show_all (window);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  rows = count_rows_at_rest (list);
+  g_test_message ("rows made after End: %u, page %.0f px", rows,
+                  gtk_adjustment_get_page_size (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gtk_widget_get_parent (GTK_WIDGET (list))))));
+  g_assert_cmpuint (rows, <, 300);
+
+  gtk_widget_destroy (window);
+}
+
+/* Whether every row of the list, shown or not, has its summary: no row is
+ * made before a worker made it. */
+static gboolean
+rows_have_text (LwnHeadlineList *list)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (list));
+
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      LwnHeadline *headline = lwn_headline_row_get_headline (LWN_HEADLINE_ROW (l->data));
+
+      if (!lwn_feed_item_has_display_text (lwn_headline_get_item (headline)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* End in a long list whose summaries no worker made yet: the rows after the
+ * gap wait for theirs as the rows at the top do, a worker makes them (the
+ * last headline's row comes), and not those of the headlines in the gap;
+ * Up from there crosses the gap one headline at a time, each row with its
+ * summary. */
+static void
+test_end_gap_waits_for_summaries (void)
+{
+  g_autoptr (GListStore) headlines = g_list_store_new (LWN_TYPE_HEADLINE);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  guint with_text = 0;
+
+  g_test_summary ("End in 1,000 headlines without their summaries yet: a worker makes those of the last rows, "
+                  "which wait for them, not those of the headlines between; Up crosses the gap one at a time");
+
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("late-%u", i);
+      g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%u/", i);
+      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, "Late", url, url, NULL, "<p>Made <b>later</b></p>", NULL, FALSE);
+      g_autoptr (LwnHeadline) headline = lwn_headline_new (item, "https://lwn.net/headlines/rss", TRUE);
+
+      g_list_store_append (headlines, headline);
+    }
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show_all (window);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  while (lwn_headline_list_get_first_match (list) == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (lwn_headline_list_get_first_match (list));
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  g_assert_cmpuint (count_rows (list), <, 200);
+  g_assert_true (rows_have_text (list));
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (G_LIST_MODEL (headlines), i);
+
+      with_text += lwn_feed_item_has_display_text (lwn_headline_get_item (headline));
+    }
+  g_assert_cmpuint (with_text, <, 300);
+
+  for (guint expected = 998; expected > 950; expected--)
+    {
+      g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_DISPLAY_LINES, -1);
+      g_assert_cmpuint (focused_position_settled (list, expected), ==, expected);
+    }
+  g_assert_true (rows_have_text (list));
 
   gtk_widget_destroy (window);
 }
@@ -609,6 +922,10 @@ main (int argc,
   g_test_add_func ("/headline-list/model/edited-item-text-by-worker", test_edited_item_text_by_worker);
   g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
   g_test_add_func ("/headline-list/search/many-rows", test_search_many_rows);
+  g_test_add_func ("/headline-list/keys/end-leaves-a-gap", test_end_leaves_a_gap);
+  g_test_add_func ("/headline-list/keys/page-up-before-layout", test_page_up_before_layout);
+  g_test_add_func ("/headline-list/keys/end-in-a-tall-window", test_end_in_a_tall_window);
+  g_test_add_func ("/headline-list/keys/end-gap-waits-for-summaries", test_end_gap_waits_for_summaries);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
   g_test_add_func ("/headline-list/search/text-made-by-a-worker", test_search_text_made_by_a_worker);
   g_test_add_func ("/headline-list/search/list-gone-while-folding", test_list_gone_while_folding);
