@@ -493,6 +493,33 @@ find_entry (LwnFeedSet *self,
   return NULL;
 }
 
+/* Feeds without history that arrive in one change of the list (an import,
+ * several added at once, a start with none of them saved), more than
+ * LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS of them, take their first headlines
+ * without a notification: each first run would group its feed's headlines,
+ * and their first polls, coming in turn, would raise one notification a
+ * second for as many feeds as the list brought. The person chose them all at
+ * once, and sees their headlines unread in the menu and the window. */
+static void
+quiet_many_first_runs (GPtrArray *entries)
+{
+  guint n_fresh = 0;
+
+  for (guint i = 0; i < entries->len; i++)
+    if (!lwn_store_has_history (((Entry *) g_ptr_array_index (entries, i))->store))
+      n_fresh++;
+  if (n_fresh <= LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS)
+    return;
+  g_debug ("%u feeds arrive without history: their first runs are quiet", n_fresh);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (entries, i);
+
+      if (!lwn_store_has_history (entry->store))
+        lwn_reader_set_quiet_first_run (entry->reader, TRUE);
+    }
+}
+
 /**
  * lwn_feed_set_new:
  * @state_dir: (nullable): the folder for the state files, or %NULL for
@@ -531,7 +558,9 @@ lwn_feed_set_new (const char *state_dir,
  * choice; a new one loads its state and, once the set is started, starts:
  * the first new one polls at once, and each next one
  * %LWN_FEED_SET_ADD_SPREAD_SECONDS after the one before it, so that a list
- * imported at once does not send all its requests together. A feed no
+ * imported at once does not send all its requests together. More than
+ * %LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS new feeds without history have
+ * quiet first runs (lwn_reader_set_quiet_first_run()). A feed no
  * longer listed stops and saves, and #LwnFeedSet::feed-removed tells it.
  */
 void
@@ -542,13 +571,14 @@ lwn_feed_set_set_feeds (LwnFeedSet *self,
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GPtrArray) before = NULL;
   g_autoptr (GPtrArray) removed = NULL;
+  g_autoptr (GPtrArray) added = NULL;
   gboolean same = TRUE;
-  guint n_added = 0;
 
   g_return_if_fail (LWN_IS_FEED_SET (self));
   g_return_if_fail (specs != NULL || n_specs == 0);
 
   entries = g_ptr_array_new ();
+  added = g_ptr_array_new ();
   before = g_ptr_array_copy (self->entries, NULL, NULL);
 
   for (guint i = 0; i < n_specs; i++)
@@ -570,13 +600,21 @@ lwn_feed_set_set_feeds (LwnFeedSet *self,
       else
         {
           entry = entry_new (self, &specs[i]);
-          if (self->started)
-            {
-              lwn_reader_set_first_poll_wait (entry->reader, n_added++ * LWN_FEED_SET_ADD_SPREAD_SECONDS);
-              lwn_reader_start (entry->reader);
-            }
+          g_ptr_array_add (added, entry);
         }
       g_ptr_array_add (entries, entry);
+    }
+  /* Before the set starts, its start decides for all its feeds at once. */
+  if (self->started)
+    {
+      quiet_many_first_runs (added);
+      for (guint i = 0; i < added->len; i++)
+        {
+          Entry *entry = g_ptr_array_index (added, i);
+
+          lwn_reader_set_first_poll_wait (entry->reader, i * LWN_FEED_SET_ADD_SPREAD_SECONDS);
+          lwn_reader_start (entry->reader);
+        }
     }
 
   same = entries->len == before->len;
@@ -637,7 +675,9 @@ monitor_made_cb (GObject *source,
  * polls at once. Every request of the set waits for its turn: at most
  * %LWN_FETCH_QUEUE_MAX_REQUESTS at once, and
  * %LWN_FETCH_QUEUE_MAX_PER_HOST at a time to one server. One network
- * monitor, made in a worker, serves them all.
+ * monitor, made in a worker, serves them all. More than
+ * %LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS feeds without history have quiet
+ * first runs, as when they are added together.
  */
 void
 lwn_feed_set_start (LwnFeedSet *self)
@@ -650,6 +690,7 @@ lwn_feed_set_start (LwnFeedSet *self)
 
   self->cancellable = g_cancellable_new ();
   lwn_network_monitor_new_async (self->cancellable, monitor_made_cb, self);
+  quiet_many_first_runs (self->entries);
   for (guint i = 0; i < self->entries->len; i++)
     {
       LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
