@@ -1291,6 +1291,73 @@ test_find (SetFixture *fixture,
   find_result_clear (&result);
 }
 
+/* Thirty feeds, four of which link to one article: the set knows those four by the article's address,
+ * opening it reads it in them and in no other, and the index follows the feeds as one leaves the
+ * article behind and another leaves the list. */
+static void
+test_link_index (SetFixture *fixture,
+                 gconstpointer data)
+{
+  const guint sharing[] = { 0, 5, 12, 20 };
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  LwnFeedSpec specs[30];
+  g_autofree char *shared_id = item_id (2, 0);
+  g_autofree char *opened = NULL;
+  const char *shared = "https://lwn.net/Articles/2/";
+
+  g_test_summary ("An article opened is read in the feeds that link to it, found by its address, "
+                  "which the set keeps up to date as feeds change");
+
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+      /* Feed 0 has articles 1 and 2, the other sharing ones 2 and 3, the rest two of their own. */
+      guint first = 100 * i;
+
+      for (guint j = 1; j < G_N_ELEMENTS (sharing); j++)
+        if (sharing[j] == i)
+          first = 1;
+      serve_items (fixture, path, first, 2, 0);
+      g_ptr_array_add (urls, lwn_test_server_dup_url (fixture->server, path));
+      specs[i] = (LwnFeedSpec){ .url = g_ptr_array_index (urls, i), .notify = TRUE };
+    }
+  make_set (fixture, specs[0].url);
+  lwn_feed_set_set_spread (fixture->set, 0);
+  lwn_feed_set_set_feeds (fixture->set, specs, G_N_ELEMENTS (specs));
+  lwn_feed_set_start (fixture->set);
+  wait_for_all (fixture);
+
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, shared), ==, 4);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/1/"), ==, 1);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/3/"), ==, 3);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/701/"), ==, 1);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/9/"), ==, 0);
+
+  opened = lwn_feed_set_open (fixture->set, specs[0].url, shared_id);
+  g_assert_cmpstr (opened, ==, shared);
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      gboolean shares = FALSE;
+
+      for (guint j = 0; j < G_N_ELEMENTS (sharing); j++)
+        shares |= sharing[j] == i;
+      g_assert_cmpuint (lwn_reader_get_n_unread (lwn_feed_set_get_reader (fixture->set, i)), ==, shares ? 1 : 2);
+    }
+  g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 2 * G_N_ELEMENTS (specs) - 4);
+
+  /* Feed 12's next answer no longer has the article; feed 20 leaves the list. */
+  serve_items (fixture, "/feed-12", 3, 2, 0);
+  lwn_reader_refresh_due (lwn_feed_set_get_reader (fixture->set, 12));
+  wait_for_reader (lwn_feed_set_get_reader (fixture->set, 12), "feed 12's new answer");
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, shared), ==, 3);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/3/"), ==, 2);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/5/"), ==, 1);
+  lwn_feed_set_set_feeds (fixture->set, specs, 20);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, shared), ==, 2);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/3/"), ==, 1);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/2101/"), ==, 0);
+}
+
 /* What the set announced: one record per #LwnFeedSet::announce. */
 typedef struct
 {
@@ -1539,6 +1606,7 @@ main (int argc,
   g_test_add ("/feed-set/settings/import", SetFixture, NULL, set_fixture_set_up, test_settings_import,
               set_fixture_tear_down);
   g_test_add ("/feed-set/find", SetFixture, NULL, set_fixture_set_up, test_find, set_fixture_tear_down);
+  g_test_add ("/feed-set/link-index", SetFixture, NULL, set_fixture_set_up, test_link_index, set_fixture_tear_down);
   g_test_add ("/feed-set/quiet-first-runs/added", SetFixture, GINT_TO_POINTER (FALSE), set_fixture_set_up,
               test_quiet_first_runs, set_fixture_tear_down);
   g_test_add ("/feed-set/quiet-first-runs/start", SetFixture, GINT_TO_POINTER (TRUE), set_fixture_set_up,
