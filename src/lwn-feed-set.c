@@ -26,6 +26,7 @@ typedef struct
   gboolean notify;
   LwnStore *store;
   LwnReader *reader;
+  GHashTable *links; /* the set's keys of entry_by_link under which this feed is listed */
 } Entry;
 
 struct _LwnFeedSet
@@ -41,6 +42,12 @@ struct _LwnFeedSet
   /* feed URL → Forget* of a feed removed, whose files go once it can no longer be taken back */
   GHashTable *forgetting;
   GPtrArray *drains; /* GTask* of lwn_feed_set_drain_async(), waiting for the saves and the forgetting */
+  /* Full-article address → one Entry* whose headlines open it, and for an address that several feeds
+   * open, → GPtrArray of the other Entry* (keyed by the first table's keys): an article opened is read
+   * in those feeds alone, without a look at every headline of every feed. Most addresses are in one
+   * feed only, and cost no array. */
+  GHashTable *entry_by_link;
+  GHashTable *more_entries_by_link;
 
   guint interval;
   gboolean interval_forced;
@@ -210,6 +217,102 @@ lwn_feed_set_dup_state_dir (LwnFeedSet *self,
   return g_build_filename (self->state_dir, "feeds", digest, NULL);
 }
 
+/* Lists @entry under @link; returns the table's own copy of @link. */
+static const char *
+link_entry (LwnFeedSet *self,
+            Entry *entry,
+            const char *link)
+{
+  gpointer key;
+  GPtrArray *more;
+
+  if (!g_hash_table_lookup_extended (self->entry_by_link, link, &key, NULL))
+    {
+      key = g_strdup (link);
+      g_hash_table_insert (self->entry_by_link, key, entry);
+      return key;
+    }
+  more = g_hash_table_lookup (self->more_entries_by_link, key);
+  if (more == NULL)
+    {
+      more = g_ptr_array_sized_new (1);
+      g_hash_table_insert (self->more_entries_by_link, key, more);
+    }
+  g_ptr_array_add (more, entry);
+  return key;
+}
+
+/* Takes @entry off the feeds of @link, which goes when no feed is left on it. */
+static void
+unlink_entry (LwnFeedSet *self,
+              Entry *entry,
+              const char *link)
+{
+  gpointer key;
+  gpointer first;
+  GPtrArray *more;
+
+  if (!g_hash_table_lookup_extended (self->entry_by_link, link, &key, &first))
+    return;
+  more = g_hash_table_lookup (self->more_entries_by_link, key);
+  if (first == entry && more == NULL)
+    {
+      g_hash_table_remove (self->entry_by_link, key);
+      return;
+    }
+  if (first == entry)
+    {
+      /* Another feed takes its place; the key stays, which the other table holds. */
+      g_hash_table_steal (self->entry_by_link, key);
+      g_hash_table_insert (self->entry_by_link, key, g_ptr_array_steal_index_fast (more, more->len - 1));
+    }
+  else if (more != NULL)
+    g_ptr_array_remove_fast (more, entry);
+  if (more != NULL && more->len == 0)
+    g_hash_table_remove (self->more_entries_by_link, key);
+}
+
+/* The feed's headlines changed: its addresses are listed again, those
+ * that left taken off and those that came added, so that the index always
+ * says which feeds open an address. The walk is over this feed alone, as
+ * the change was. */
+static void
+entry_headlines_changed_cb (GListModel *headlines,
+                            guint position,
+                            guint removed,
+                            guint added,
+                            Entry *entry)
+{
+  LwnFeedSet *self = entry->set;
+  guint n = g_list_model_get_n_items (headlines);
+  /* Its keys belong to the headlines, which the reader's list holds meanwhile. */
+  g_autoptr (GHashTable) now = lwn_str_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer link;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+      const char *url = lwn_headline_get_url (headline);
+
+      if (url != NULL)
+        g_hash_table_add (now, (gpointer) url);
+    }
+
+  g_hash_table_iter_init (&iter, entry->links);
+  while (g_hash_table_iter_next (&iter, &link, NULL))
+    if (!g_hash_table_contains (now, link))
+      {
+        /* Out of the entry's set first: the set's key may go with the last feed on it. */
+        g_hash_table_iter_remove (&iter);
+        unlink_entry (self, entry, link);
+      }
+  g_hash_table_iter_init (&iter, now);
+  while (g_hash_table_iter_next (&iter, &link, NULL))
+    if (!g_hash_table_contains (entry->links, link))
+      g_hash_table_add (entry->links, (gpointer) link_entry (self, entry, link));
+}
+
 static void
 entry_apply_notify (Entry *entry)
 {
@@ -227,6 +330,7 @@ entry_new (LwnFeedSet *self,
   entry->set = self;
   entry->url = g_strdup (spec->url);
   entry->notify = spec->notify;
+  entry->links = lwn_str_hash_table_new (NULL, NULL);
   /* Added back in time: what was read of it stays. */
   g_hash_table_remove (self->forgetting, spec->url);
   entry->store = g_hash_table_lookup (self->closing, spec->url);
@@ -255,6 +359,8 @@ entry_new (LwnFeedSet *self,
   g_signal_connect (entry->reader, "alert", G_CALLBACK (reader_alert_cb), entry);
   g_signal_connect (entry->reader, "read", G_CALLBACK (reader_read_cb), entry);
   g_signal_connect (entry->reader, "reminder-due", G_CALLBACK (reader_reminder_due_cb), entry);
+  g_signal_connect (lwn_reader_get_headlines (entry->reader), "items-changed",
+                    G_CALLBACK (entry_headlines_changed_cb), entry);
   return entry;
 }
 
@@ -453,8 +559,17 @@ static void
 entry_free (Entry *entry)
 {
   LwnFeedSet *self = entry->set;
+  GHashTableIter iter;
+  gpointer link;
 
   g_signal_handlers_disconnect_by_data (entry->reader, entry);
+  g_signal_handlers_disconnect_by_data (lwn_reader_get_headlines (entry->reader), entry);
+  g_hash_table_iter_init (&iter, entry->links);
+  while (g_hash_table_iter_next (&iter, &link, NULL))
+    {
+      g_hash_table_iter_remove (&iter);
+      unlink_entry (self, entry, link);
+    }
   if (self->started)
     {
       Closing *closing = g_new0 (Closing, 1);
@@ -470,6 +585,7 @@ entry_free (Entry *entry)
     }
   g_clear_object (&entry->reader);
   g_clear_object (&entry->store);
+  g_hash_table_unref (entry->links);
   g_free (entry->url);
   g_free (entry);
 }
@@ -491,6 +607,33 @@ find_entry (LwnFeedSet *self,
         }
     }
   return NULL;
+}
+
+/* Feeds without history that arrive in one change of the list (an import,
+ * several added at once, a start with none of them saved), more than
+ * LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS of them, take their first headlines
+ * without a notification: each first run would group its feed's headlines,
+ * and their first polls, coming in turn, would raise one notification a
+ * second for as many feeds as the list brought. The person chose them all at
+ * once, and sees their headlines unread in the menu and the window. */
+static void
+quiet_many_first_runs (GPtrArray *entries)
+{
+  guint n_fresh = 0;
+
+  for (guint i = 0; i < entries->len; i++)
+    if (!lwn_store_has_history (((Entry *) g_ptr_array_index (entries, i))->store))
+      n_fresh++;
+  if (n_fresh <= LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS)
+    return;
+  g_debug ("%u feeds arrive without history: their first runs are quiet", n_fresh);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (entries, i);
+
+      if (!lwn_store_has_history (entry->store))
+        lwn_reader_set_quiet_first_run (entry->reader, TRUE);
+    }
 }
 
 /**
@@ -531,7 +674,9 @@ lwn_feed_set_new (const char *state_dir,
  * choice; a new one loads its state and, once the set is started, starts:
  * the first new one polls at once, and each next one
  * %LWN_FEED_SET_ADD_SPREAD_SECONDS after the one before it, so that a list
- * imported at once does not send all its requests together. A feed no
+ * imported at once does not send all its requests together. More than
+ * %LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS new feeds without history have
+ * quiet first runs (lwn_reader_set_quiet_first_run()). A feed no
  * longer listed stops and saves, and #LwnFeedSet::feed-removed tells it.
  */
 void
@@ -542,13 +687,14 @@ lwn_feed_set_set_feeds (LwnFeedSet *self,
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GPtrArray) before = NULL;
   g_autoptr (GPtrArray) removed = NULL;
+  g_autoptr (GPtrArray) added = NULL;
   gboolean same = TRUE;
-  guint n_added = 0;
 
   g_return_if_fail (LWN_IS_FEED_SET (self));
   g_return_if_fail (specs != NULL || n_specs == 0);
 
   entries = g_ptr_array_new ();
+  added = g_ptr_array_new ();
   before = g_ptr_array_copy (self->entries, NULL, NULL);
 
   for (guint i = 0; i < n_specs; i++)
@@ -570,13 +716,21 @@ lwn_feed_set_set_feeds (LwnFeedSet *self,
       else
         {
           entry = entry_new (self, &specs[i]);
-          if (self->started)
-            {
-              lwn_reader_set_first_poll_wait (entry->reader, n_added++ * LWN_FEED_SET_ADD_SPREAD_SECONDS);
-              lwn_reader_start (entry->reader);
-            }
+          g_ptr_array_add (added, entry);
         }
       g_ptr_array_add (entries, entry);
+    }
+  /* Before the set starts, its start decides for all its feeds at once. */
+  if (self->started)
+    {
+      quiet_many_first_runs (added);
+      for (guint i = 0; i < added->len; i++)
+        {
+          Entry *entry = g_ptr_array_index (added, i);
+
+          lwn_reader_set_first_poll_wait (entry->reader, i * LWN_FEED_SET_ADD_SPREAD_SECONDS);
+          lwn_reader_start (entry->reader);
+        }
     }
 
   same = entries->len == before->len;
@@ -637,7 +791,9 @@ monitor_made_cb (GObject *source,
  * polls at once. Every request of the set waits for its turn: at most
  * %LWN_FETCH_QUEUE_MAX_REQUESTS at once, and
  * %LWN_FETCH_QUEUE_MAX_PER_HOST at a time to one server. One network
- * monitor, made in a worker, serves them all.
+ * monitor, made in a worker, serves them all. More than
+ * %LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS feeds without history have quiet
+ * first runs, as when they are added together.
  */
 void
 lwn_feed_set_start (LwnFeedSet *self)
@@ -650,6 +806,7 @@ lwn_feed_set_start (LwnFeedSet *self)
 
   self->cancellable = g_cancellable_new ();
   lwn_network_monitor_new_async (self->cancellable, monitor_made_cb, self);
+  quiet_many_first_runs (self->entries);
   for (guint i = 0; i < self->entries->len; i++)
     {
       LwnReader *reader = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
@@ -959,6 +1116,9 @@ lwn_feed_set_open (LwnFeedSet *self,
 {
   LwnReader *reader;
   char *url;
+  Entry *first;
+  GPtrArray *more;
+  g_autoptr (GPtrArray) others = NULL;
 
   g_return_val_if_fail (LWN_IS_FEED_SET (self), NULL);
 
@@ -967,14 +1127,48 @@ lwn_feed_set_open (LwnFeedSet *self,
   if (url == NULL)
     return NULL;
 
-  for (guint i = 0; i < self->entries->len; i++)
+  /* Only the feeds that link to the article are asked. Each mark tells the
+   * views, which could change the list of feeds: the readers are taken
+   * first. */
+  others = g_ptr_array_new_with_free_func (g_object_unref);
+  first = g_hash_table_lookup (self->entry_by_link, url);
+  more = g_hash_table_lookup (self->more_entries_by_link, url);
+  if (first != NULL && first->reader != reader)
+    g_ptr_array_add (others, g_object_ref (first->reader));
+  for (guint i = 0; more != NULL && i < more->len; i++)
     {
-      LwnReader *other = ((Entry *) g_ptr_array_index (self->entries, i))->reader;
+      LwnReader *other = ((Entry *) g_ptr_array_index (more, i))->reader;
 
       if (other != reader)
-        lwn_reader_mark_read_url (other, url);
+        g_ptr_array_add (others, g_object_ref (other));
     }
+  for (guint i = 0; i < others->len; i++)
+    lwn_reader_mark_read_url (g_ptr_array_index (others, i), url);
   return url;
+}
+
+/**
+ * lwn_feed_set_count_link_feeds:
+ * @self: a #LwnFeedSet
+ * @url: a full-article address
+ *
+ * For tests: the index lwn_feed_set_open() reads.
+ *
+ * Returns: how many feeds have a headline that opens @url
+ */
+guint
+lwn_feed_set_count_link_feeds (LwnFeedSet *self,
+                               const char *url)
+{
+  GPtrArray *more;
+
+  g_return_val_if_fail (LWN_IS_FEED_SET (self), 0);
+  g_return_val_if_fail (url != NULL, 0);
+
+  if (!g_hash_table_contains (self->entry_by_link, url))
+    return 0;
+  more = g_hash_table_lookup (self->more_entries_by_link, url);
+  return 1 + (more != NULL ? more->len : 0);
 }
 
 /**
@@ -1080,6 +1274,9 @@ lwn_feed_set_finalize (GObject *object)
   g_free (self->first_feed_url);
   g_hash_table_unref (self->closing);
   g_hash_table_unref (self->forgetting);
+  /* The second table's keys are the first's. */
+  g_hash_table_unref (self->more_entries_by_link);
+  g_hash_table_unref (self->entry_by_link);
   g_ptr_array_unref (self->drains);
 
   G_OBJECT_CLASS (lwn_feed_set_parent_class)->finalize (object);
@@ -1138,6 +1335,8 @@ lwn_feed_set_init (LwnFeedSet *self)
   self->entries = g_ptr_array_new ();
   self->closing = lwn_str_hash_table_new (g_free, g_object_unref);
   self->forgetting = lwn_str_hash_table_new (g_free, (GDestroyNotify) forget_free);
+  self->entry_by_link = lwn_str_hash_table_new (g_free, NULL);
+  self->more_entries_by_link = lwn_str_hash_table_new (NULL, (GDestroyNotify) g_ptr_array_unref);
   self->drains = g_ptr_array_new_with_free_func (g_object_unref);
   /* A fresh start of a list of hundreds, or Refresh of all of them, sends
    * a few requests at once, and one at a time to each server. */

@@ -13,6 +13,10 @@ G_BEGIN_DECLS
 /* Feeds added together while the set runs poll this many seconds apart, the first at once: a
  * new feed shows nothing until it has polled, so its turn comes sooner than at a start. */
 #define LWN_FEED_SET_ADD_SPREAD_SECONDS 1
+/* Up to this many feeds without history added in one change of the list (or found at the start) announce
+ * their first runs, one grouped notification each; more have quiet first runs, as an imported list would
+ * otherwise raise a notification per feed. */
+#define LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS 3
 /* How long a feed removed can be added back with what was read of it: the preferences' undo. */
 #define LWN_FEED_SET_FORGET_SECONDS 10
 
@@ -75,6 +79,8 @@ void        lwn_feed_set_mark_shown                (LwnFeedSet        *self,
                                                     const char *const *keys);
 
 char       *lwn_feed_set_dup_state_dir             (LwnFeedSet        *self,
+                                                    const char        *url);
+guint       lwn_feed_set_count_link_feeds          (LwnFeedSet        *self,
                                                     const char        *url);
 /* clang-format on */
 

@@ -51,6 +51,7 @@ struct _LwnReader
   guint first_poll_delay_seconds; /* keeps the feeds of a set from polling at once */
   guint first_poll_wait_seconds;  /* and feeds added together, saved copy or not */
   LwnFetchQueue *fetch_queue;     /* gives the requests their turns; NULL: each goes at once */
+  gboolean quiet_first_run;       /* the first run records its headlines as announced, and announces none */
 
   LwnReaderNowFunc now_func;
   gpointer now_data;

@@ -430,7 +430,9 @@ save_done_cb (const GError *error,
 
 /* Marks the items never seen before as announced, in memory, and those the
  * settings want announced as pending until a notification server shows
- * them; they are announced once a save has recorded that. */
+ * them; they are announced once a save has recorded that. A quiet first
+ * run (lwn_reader_set_quiet_first_run()) only marks them: nothing of it is
+ * pending, so no later start or server announces it either. */
 static void
 take_new_items (LwnReader *self,
                 LwnFeed *feed)
@@ -448,6 +450,11 @@ take_new_items (LwnReader *self,
     }
   if (fresh->len == 0)
     return;
+  if (first_run && self->quiet_first_run)
+    {
+      g_debug ("First run of %s: %u headlines taken without a notification", self->feed_url, fresh->len);
+      return;
+    }
   for (guint i = 0; i < fresh->len; i++)
     lwn_reader_saver_add_item (self->saver, g_ptr_array_index (fresh, i));
   if (first_run)
@@ -1714,6 +1721,27 @@ lwn_reader_set_first_poll_wait (LwnReader *self,
   g_return_if_fail (LWN_IS_READER (self));
 
   self->first_poll_wait_seconds = seconds;
+}
+
+/**
+ * lwn_reader_set_quiet_first_run:
+ * @self: a #LwnReader
+ * @quiet: whether the feed's first run is quiet
+ *
+ * A quiet first run (the first headlines of a feed without any history, as
+ * lwn_store_has_history() tells) records them as announced without
+ * announcing them: they stay unread, and they are never announced later,
+ * at the next start or when a notification server comes. The headlines
+ * that come after it are announced as usual. For feeds added many at once,
+ * which would otherwise raise a notification each; lwn-feed-set decides.
+ */
+void
+lwn_reader_set_quiet_first_run (LwnReader *self,
+                                gboolean quiet)
+{
+  g_return_if_fail (LWN_IS_READER (self));
+
+  self->quiet_first_run = !!quiet;
 }
 
 /**

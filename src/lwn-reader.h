@@ -88,6 +88,8 @@ void           lwn_reader_set_first_poll_wait  (LwnReader  *self,
                                                 guint       seconds);
 void           lwn_reader_set_fetch_queue      (LwnReader  *self,
                                                 LwnFetchQueue *queue);
+void           lwn_reader_set_quiet_first_run  (LwnReader  *self,
+                                                gboolean    quiet);
 /* clang-format on */
 
 G_END_DECLS

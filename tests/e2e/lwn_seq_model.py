@@ -12,7 +12,10 @@ with notifications off, but what arrives meanwhile still counts as announced. A 
 counts as announced only once a notification server showed it (issue 23): what is
 announced while none is there waits for the next one, in the same run or, as far as it
 is still in the feed, unread and wanted, at the next start, with the save of its first
-answer (a first run's again as one group).
+answer (a first run's again as one group). More than three feeds without history that come
+in one change of the list (an import, or a start with them) have quiet first runs: their
+headlines count as announced without a notification, now or at any later start, and only
+what they bring after it is announced.
 
 With several feeds, each has all of that of its own (its state file, its first run,
 its grouped notification "N new headlines from NAME"), and up to three feeds the menu
@@ -30,6 +33,9 @@ log); it never reads the applet's state, so that it can disagree with it."""
 import re
 
 MAX_SINGLE = 3
+# src/lwn-feed-set.h: more feeds without history than this in one change of the list have
+# quiet first runs.
+MAX_ANNOUNCED_FIRST_RUNS = 3
 # The README: "what was read and announced (the last 1,000 of each)".
 KEPT_IDS = 1000
 BULLET = "\u2022 "
@@ -131,6 +137,9 @@ class Feed:
         self.unshown_disk = ({}, {}, False)
         self.retell = None  # the Batch a start took up, for the next save to announce
         self.retell_due = False  # a start has not shown a feed yet
+        # Its first run, if it comes in this process, announces nothing: it came without
+        # history with more than MAX_ANNOUNCED_FIRST_RUNS others.
+        self.quiet = False
 
         self.group_chain = None  # ids in the feed's grouped notification on screen, or None
         self.chain_unknown = False  # the group on screen may hold more than the model knows
@@ -162,6 +171,12 @@ class Feed:
             self.last_seen[item.id] = self.tick
         self._shown_feed(items)
         first_run = not self.ann_mem
+        if first_run and self.quiet:
+            # Recorded as announced, and nothing waits to be announced, then or later.
+            self.ann_mem.update(item.id for item in items)
+            self._forget_check()
+            self.save()
+            return
         fresh = []
         for item in items:
             if item.id in self.unsure:
@@ -319,6 +334,7 @@ class Feed:
         self.unshown, self.unshown_maybe, self.unshown_first_run = dict(sure), dict(maybe), first_run
         self.retell = None
         self.retell_due = True
+        self.quiet = False
         self.save_error = False
         self.error = None
         self.manual_unchanged = False
@@ -463,16 +479,28 @@ class Model:
         self.server_generation[feed] += 1
         self.versions[feed][self.server_generation[feed]] = list(items)
 
-    def follow(self, name):
-        """A feed added to the list: its reader starts as at a start, and polls at once. A
-        feed removed before has been forgotten: it starts as one never followed."""
-        if name in self.removed:
-            old = self.feeds[name]
-            self.forgotten_ids |= old.ann_mem | old.ann_disk | {item.id for item in old.shown or []}
-            self.feeds[name] = Feed(self, name, old.title)
-            self.removed.discard(name)
-        self.followed.append(name)
-        self.feeds[name].start()
+    def follow(self, names):
+        """Feeds added to the list in one change: each reader starts as at a start, and
+        polls in its turn. A feed removed before has been forgotten: it starts as one never
+        followed."""
+        for name in names:
+            if name in self.removed:
+                old = self.feeds[name]
+                self.forgotten_ids |= old.ann_mem | old.ann_disk | {item.id for item in old.shown or []}
+                self.feeds[name] = Feed(self, name, old.title)
+                self.removed.discard(name)
+            self.followed.append(name)
+            self.feeds[name].start()
+        self.quiet_first_runs([self.feeds[name] for name in names])
+
+    def quiet_first_runs(self, feeds):
+        """Of feeds that came in one change, those without history have quiet first runs if
+        there are more than MAX_ANNOUNCED_FIRST_RUNS of them. History is what the store
+        loaded: an id recorded as announced."""
+        fresh = [feed for feed in feeds if not feed.ann_mem]
+        if len(fresh) > MAX_ANNOUNCED_FIRST_RUNS:
+            for feed in fresh:
+                feed.quiet = True
 
     def take_forgotten(self):
         ids, self.forgotten_ids = self.forgotten_ids, set()
@@ -613,6 +641,7 @@ class Model:
     def start(self):
         for feed in self.following():
             feed.start()
+        self.quiet_first_runs(self.following())
 
     # What the views must show --------------------------------------------
 

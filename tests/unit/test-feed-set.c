@@ -1291,6 +1291,286 @@ test_find (SetFixture *fixture,
   find_result_clear (&result);
 }
 
+/* Thirty feeds, four of which link to one article: the set knows those four by the article's address,
+ * opening it reads it in them and in no other, and the index follows the feeds as one leaves the
+ * article behind and another leaves the list. */
+static void
+test_link_index (SetFixture *fixture,
+                 gconstpointer data)
+{
+  const guint sharing[] = { 0, 5, 12, 20 };
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  LwnFeedSpec specs[30];
+  g_autofree char *shared_id = item_id (2, 0);
+  g_autofree char *opened = NULL;
+  const char *shared = "https://lwn.net/Articles/2/";
+
+  g_test_summary ("An article opened is read in the feeds that link to it, found by its address, "
+                  "which the set keeps up to date as feeds change");
+
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", i);
+      /* Feed 0 has articles 1 and 2, the other sharing ones 2 and 3, the rest two of their own. */
+      guint first = 100 * i;
+
+      for (guint j = 1; j < G_N_ELEMENTS (sharing); j++)
+        if (sharing[j] == i)
+          first = 1;
+      serve_items (fixture, path, first, 2, 0);
+      g_ptr_array_add (urls, lwn_test_server_dup_url (fixture->server, path));
+      specs[i] = (LwnFeedSpec){ .url = g_ptr_array_index (urls, i), .notify = TRUE };
+    }
+  make_set (fixture, specs[0].url);
+  lwn_feed_set_set_spread (fixture->set, 0);
+  lwn_feed_set_set_feeds (fixture->set, specs, G_N_ELEMENTS (specs));
+  lwn_feed_set_start (fixture->set);
+  wait_for_all (fixture);
+
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, shared), ==, 4);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/1/"), ==, 1);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/3/"), ==, 3);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/701/"), ==, 1);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/9/"), ==, 0);
+
+  opened = lwn_feed_set_open (fixture->set, specs[0].url, shared_id);
+  g_assert_cmpstr (opened, ==, shared);
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      gboolean shares = FALSE;
+
+      for (guint j = 0; j < G_N_ELEMENTS (sharing); j++)
+        shares |= sharing[j] == i;
+      g_assert_cmpuint (lwn_reader_get_n_unread (lwn_feed_set_get_reader (fixture->set, i)), ==, shares ? 1 : 2);
+    }
+  g_assert_cmpuint (lwn_feed_set_get_n_unread (fixture->set), ==, 2 * G_N_ELEMENTS (specs) - 4);
+
+  /* Feed 12's next answer no longer has the article; feed 20 leaves the list. */
+  serve_items (fixture, "/feed-12", 3, 2, 0);
+  lwn_reader_refresh_due (lwn_feed_set_get_reader (fixture->set, 12));
+  wait_for_reader (lwn_feed_set_get_reader (fixture->set, 12), "feed 12's new answer");
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, shared), ==, 3);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/3/"), ==, 2);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/5/"), ==, 1);
+  lwn_feed_set_set_feeds (fixture->set, specs, 20);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, shared), ==, 2);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/3/"), ==, 1);
+  g_assert_cmpuint (lwn_feed_set_count_link_feeds (fixture->set, "https://lwn.net/Articles/2101/"), ==, 0);
+}
+
+/* What the set announced: one record per #LwnFeedSet::announce. */
+typedef struct
+{
+  char *feed;
+  guint n_items;
+  guint max_single;
+} Announced;
+
+static void
+announced_free (Announced *announced)
+{
+  g_free (announced->feed);
+  g_free (announced);
+}
+
+static void
+announce_cb (LwnFeedSet *set,
+             LwnReader *reader,
+             GPtrArray *items,
+             guint max_single,
+             GPtrArray *log)
+{
+  Announced *announced = g_new0 (Announced, 1);
+
+  announced->feed = g_strdup (lwn_reader_get_feed_url (reader));
+  announced->n_items = items->len;
+  announced->max_single = max_single;
+  g_ptr_array_add (log, announced);
+}
+
+/* A set as make_set() makes it, but with notifications on, its announcements in @log. */
+static void
+make_announcing_set (SetFixture *fixture,
+                     const char *first_feed_url,
+                     GPtrArray *log)
+{
+  make_set (fixture, first_feed_url);
+  lwn_feed_set_set_spread (fixture->set, 0);
+  lwn_feed_set_set_notify (fixture->set, TRUE);
+  g_signal_connect (fixture->set, "announce", G_CALLBACK (announce_cb), log);
+}
+
+/* Every feed has its answer and has saved it: what the saves were to announce has been. */
+static void
+wait_for_saved (SetFixture *fixture)
+{
+  gint64 deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
+  gboolean all = FALSE;
+
+  while (!all)
+    {
+      all = TRUE;
+      for (guint i = 0; i < lwn_feed_set_get_n_feeds (fixture->set); i++)
+        {
+          LwnReader *reader = lwn_feed_set_get_reader (fixture->set, i);
+
+          all = all && reader_done (reader) && lwn_reader_saver_is_idle (reader->saver);
+        }
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static guint
+count_announced (GPtrArray *log,
+                 const char *feed)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < log->len; i++)
+    if (g_str_equal (((Announced *) g_ptr_array_index (log, i))->feed, feed))
+      n++;
+  return n;
+}
+
+/* Feeds served from /feed-N, N from @first on, two items each, the feed's own; their specs in @specs. */
+static void
+serve_numbered (SetFixture *fixture,
+                guint first,
+                guint n,
+                GPtrArray *urls,
+                LwnFeedSpec *specs)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/feed-%u", first + i);
+
+      serve_items (fixture, path, 100 * (first + i), 2, 0);
+      g_ptr_array_add (urls, lwn_test_server_dup_url (fixture->server, path));
+      specs[first + i] = (LwnFeedSpec){ .url = g_ptr_array_index (urls, urls->len - 1), .notify = TRUE };
+    }
+}
+
+/* One feed added, three added at once, or three found without history at a start, announce
+ * their first runs, one group each; four added in one change, or found at a start, take theirs
+ * quietly: unread, and announced neither then nor at the next start. What comes after a quiet
+ * first run is announced as any feed's news. */
+static void
+test_quiet_first_runs (SetFixture *fixture,
+                       gconstpointer data)
+{
+  gboolean at_start = GPOINTER_TO_INT (data);
+  g_autoptr (GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) log = g_ptr_array_new_with_free_func ((GDestroyNotify) announced_free);
+  LwnFeedSpec specs[10];
+  /* The feeds followed before the four that come together, which follow them in the list. */
+  guint n_before = at_start ? 3 : 5;
+  guint n_quiet = LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS + 1;
+  g_autofree char *quiet_path = g_strdup_printf ("/feed-%u", n_before);
+  LwnReader *quiet;
+  Announced *last;
+
+  g_test_summary (at_start ? "Past three feeds without history at a start, their first runs raise no notification"
+                           : "Past three feeds added in one change, their first runs raise no notification");
+
+  serve_numbered (fixture, 0, G_N_ELEMENTS (specs), urls, specs);
+  make_announcing_set (fixture, specs[0].url, log);
+  if (at_start)
+    {
+      /* Three feeds without history: each first run is announced as a group. */
+      lwn_feed_set_set_feeds (fixture->set, specs, 3);
+      lwn_feed_set_start (fixture->set);
+      wait_for_saved (fixture);
+      g_assert_cmpuint (log->len, ==, 3);
+      for (guint i = 0; i < 3; i++)
+        {
+          g_assert_cmpuint (count_announced (log, specs[i].url), ==, 1);
+          g_assert_cmpuint (((Announced *) g_ptr_array_index (log, i))->max_single, ==, 1);
+        }
+
+      /* The next start brings four more. Nothing showed the first three's announcements,
+       * which come again; the four new ones announce nothing. */
+      lwn_feed_set_shutdown (fixture->set);
+      g_clear_object (&fixture->set);
+      g_ptr_array_set_size (log, 0);
+      make_announcing_set (fixture, specs[0].url, log);
+      lwn_feed_set_set_feeds (fixture->set, specs, n_before + n_quiet);
+      lwn_feed_set_start (fixture->set);
+    }
+  else
+    {
+      /* One feed, then one added to it: a group each. */
+      lwn_feed_set_set_feeds (fixture->set, specs, 1);
+      lwn_feed_set_start (fixture->set);
+      wait_for_saved (fixture);
+      g_assert_cmpuint (log->len, ==, 1);
+      lwn_feed_set_set_feeds (fixture->set, specs, 2);
+      wait_for_saved (fixture);
+      g_assert_cmpuint (log->len, ==, 2);
+      last = g_ptr_array_index (log, 1);
+      g_assert_cmpstr (last->feed, ==, specs[1].url);
+      g_assert_cmpuint (last->n_items, ==, 2);
+      g_assert_cmpuint (last->max_single, ==, 1);
+      g_ptr_array_set_size (log, 0);
+
+      /* Then three at once: still a group each. */
+      lwn_feed_set_set_feeds (fixture->set, specs, n_before);
+      wait_for_saved (fixture);
+      g_assert_cmpuint (log->len, ==, 3);
+      for (guint i = 2; i < n_before; i++)
+        g_assert_cmpuint (count_announced (log, specs[i].url), ==, 1);
+      g_ptr_array_set_size (log, 0);
+
+      /* Then four at once, as an import brings them. */
+      lwn_feed_set_set_feeds (fixture->set, specs, n_before + n_quiet);
+    }
+  wait_for_saved (fixture);
+  for (guint i = n_before; i < n_before + n_quiet; i++)
+    {
+      LwnReader *reader = lwn_feed_set_get_reader (fixture->set, i);
+
+      g_assert_cmpuint (count_announced (log, specs[i].url), ==, 0);
+      g_assert_cmpuint (lwn_reader_get_n_unread (reader), ==, 2);
+      g_assert_cmpint (lwn_reader_get_state (reader), ==, LWN_READER_STATE_READY);
+    }
+  g_assert_cmpuint (log->len, ==, at_start ? 3 : 0);
+  g_ptr_array_set_size (log, 0);
+
+  /* A quiet feed's next headline is announced on its own, as any feed's. */
+  quiet = lwn_feed_set_get_reader (fixture->set, n_before);
+  serve_items (fixture, quiet_path, 100 * n_before, 3, 0);
+  lwn_reader_refresh_due (quiet);
+  wait_for_saved (fixture);
+  g_assert_cmpuint (log->len, ==, 1);
+  last = g_ptr_array_index (log, 0);
+  g_assert_cmpstr (last->feed, ==, specs[n_before].url);
+  g_assert_cmpuint (last->n_items, ==, 1);
+  g_assert_cmpuint (last->max_single, ==, LWN_READER_MAX_SINGLE_ANNOUNCEMENTS);
+  g_assert_cmpuint (lwn_reader_get_n_unread (quiet), ==, 3);
+
+  /* The next start: the quiet feeds left nothing of their first runs to announce again (no
+   * server showed the later headline, which comes again alone), and one more feed without
+   * history, alone, announces its first run. */
+  lwn_feed_set_shutdown (fixture->set);
+  g_clear_object (&fixture->set);
+  g_ptr_array_set_size (log, 0);
+  make_announcing_set (fixture, specs[0].url, log);
+  lwn_feed_set_set_feeds (fixture->set, specs, n_before + n_quiet + 1);
+  lwn_feed_set_start (fixture->set);
+  wait_for_saved (fixture);
+  for (guint i = n_before + 1; i < n_before + n_quiet; i++)
+    g_assert_cmpuint (count_announced (log, specs[i].url), ==, 0);
+  g_assert_cmpuint (count_announced (log, specs[n_before].url), ==, 1);
+  g_assert_cmpuint (count_announced (log, specs[n_before + n_quiet].url), ==, 1);
+  for (guint i = 0; i < log->len; i++)
+    {
+      last = g_ptr_array_index (log, i);
+      if (g_str_equal (last->feed, specs[n_before].url))
+        g_assert_cmpuint (last->n_items, ==, 1);
+    }
+}
+
 int
 main (int argc,
       char *argv[])
@@ -1326,6 +1606,11 @@ main (int argc,
   g_test_add ("/feed-set/settings/import", SetFixture, NULL, set_fixture_set_up, test_settings_import,
               set_fixture_tear_down);
   g_test_add ("/feed-set/find", SetFixture, NULL, set_fixture_set_up, test_find, set_fixture_tear_down);
+  g_test_add ("/feed-set/link-index", SetFixture, NULL, set_fixture_set_up, test_link_index, set_fixture_tear_down);
+  g_test_add ("/feed-set/quiet-first-runs/added", SetFixture, GINT_TO_POINTER (FALSE), set_fixture_set_up,
+              test_quiet_first_runs, set_fixture_tear_down);
+  g_test_add ("/feed-set/quiet-first-runs/start", SetFixture, GINT_TO_POINTER (TRUE), set_fixture_set_up,
+              test_quiet_first_runs, set_fixture_tear_down);
   for (guint i = 0; i < G_N_ELEMENTS (html_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/feed-set/find-in-html/%s", html_cases[i].name);
