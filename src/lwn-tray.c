@@ -313,6 +313,8 @@ indicator_connection_changed_cb (AppIndicator *indicator,
 static void
 build_menu (LwnTray *self)
 {
+  GtkWidget *feeds_keeper;
+
   self->menu = GTK_MENU (g_object_ref_sink (gtk_menu_new ()));
 
   self->message_item = gtk_menu_item_new_with_label ("");
@@ -324,6 +326,12 @@ build_menu (LwnTray *self)
   self->feeds_item = gtk_menu_item_new_with_mnemonic (_ ("All _Feeds"));
   self->feeds_menu = GTK_MENU (gtk_menu_new ());
   gtk_menu_item_set_submenu (GTK_MENU_ITEM (self->feeds_item), GTK_WIDGET (self->feeds_menu));
+  /* Never empty, whatever feeds it lists: libdbusmenu says an item with no
+   * children is no submenu, and a host that saw All Feeds so while the
+   * headlines loaded (Plasma's) kept it a plain item once the feeds came. */
+  feeds_keeper = gtk_menu_item_new ();
+  gtk_widget_set_no_show_all (feeds_keeper, TRUE);
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->feeds_menu), feeds_keeper);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->feeds_item);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
 

@@ -944,7 +944,7 @@ def test_many_feeds_menu(s):
 
     def every_feed_listed(entries):
         submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
-        return submenus and [child["label"] for child in submenus[0]["submenu"]] == [
+        return submenus and [child["label"] for child in submenus[0]["submenu"] if child["visible"]] == [
             name + " \u2014 2 unread" for name in names
         ]
 
@@ -969,6 +969,39 @@ def test_many_feeds_menu(s):
     assert_healthy(applet)
 
 
+def test_all_feeds_submenu_from_the_start(s):
+    """All Feeds is a submenu from the menu's first layout, before any feed has answered:
+    a host that first sees it without children-display (Plasma's) keeps it a plain item,
+    which a click closes, whatever the layouts after say."""
+    urls = []
+    for number in range(5):
+        name = "Early feed %d" % number
+        path = "/early%d.rdf" % number
+        s.server.add_page(path, "application/rdf+xml", e2e.rss1([e2e.headline(970000 + number, "%s story" % name)], name))
+        urls.append("http://127.0.0.1:%d%s" % (s.server.port, path))
+    arguments = []
+    for url in urls[1:]:
+        arguments += ["--feed-url", url]
+    s.server.hold()
+    try:
+        applet = s.start(*arguments, feed_url=urls[0])
+        menu = applet.menu()
+        entries = menu.items()
+        assert any(entry["label"] == LOADING and entry["visible"] for entry in entries), entries
+        feeds = [entry for entry in entries if entry["label"] == "All Feeds"]
+        assert feeds and feeds[0]["children-display"] == "submenu", feeds
+    finally:
+        s.server.release()
+
+    def listed(entries):
+        feeds = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
+        return feeds and len([child for child in feeds[0]["submenu"] if child["visible"]]) == 5
+
+    entries = menu.wait(listed, "the five feeds in All Feeds")
+    assert [entry for entry in entries if entry["label"] == "All Feeds"][0]["children-display"] == "submenu"
+    assert_healthy(applet)
+
+
 TESTS = [
     ("rows named and described; a summary link and a row each open their own URL", test_rows_and_links),
     ("--show presents one window; loading page; arrows, Ctrl+R, Escape, Ctrl+W", test_loading_show_and_keyboard),
@@ -984,6 +1017,7 @@ TESTS = [
     ("search a 1,200-item feed for its last headline, then clear it", test_search_large),
     ("several feeds: one at a time or all, searched across", test_several_feeds),
     ("twelve feeds: the newest of all in the menu, and a feed opened from All Feeds", test_many_feeds_menu),
+    ("All Feeds is a submenu before the feeds answer", test_all_feeds_submenu_from_the_start),
     ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),
 ]
 
