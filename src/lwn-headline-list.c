@@ -704,6 +704,16 @@ finish_pending_move (LwnHeadlineList *self)
     g_signal_emit_by_name (self, "move-cursor", self->pending_step, count);
 }
 
+/* A cursor movement kept for later, in place of End or of one kept before. */
+static void
+hold_move (LwnHeadlineList *self,
+           const CursorMove *move)
+{
+  self->to_end = FALSE;
+  self->pending_step = move->step;
+  self->pending_count = move->count;
+}
+
 /* One step: the rows reach further, or the tail goes up, if no row is
  * missing, then missing rows are made. */
 static void
@@ -1093,18 +1103,14 @@ move_state (LwnHeadlineList *self,
       case LIST_EVENT_TO_GAP:
         /* Held back until rows in the gap, on the side the cursor comes
          * from, are made and laid out (finish_pending_move()). */
-        self->to_end = FALSE;
-        self->pending_step = ((CursorMove *) data)->step;
-        self->pending_count = ((CursorMove *) data)->count;
+        hold_move (self, data);
         if (self->pending_count < 0 ? extend_tail (self, SEARCH_ROWS) : extend_reach (self, SEARCH_ROWS))
           refilter (self);
         schedule_fill (self);
         return;
       case LIST_EVENT_PAGE_EARLY:
         /* Held back until the layout (fill_step()). */
-        self->to_end = FALSE;
-        self->pending_step = ((CursorMove *) data)->step;
-        self->pending_count = ((CursorMove *) data)->count;
+        hold_move (self, data);
         schedule_fill (self);
         return;
       case LIST_EVENT_CURSOR:

@@ -548,6 +548,24 @@ assert_shows_first_matches (LwnHeadlineList *list,
     g_assert_cmpuint (g_array_index (shown, guint, i), ==, g_array_index (matching, guint, i));
 }
 
+/* Shows @list, on @headlines, in a scrolled window @height pixels tall;
+ * returns the window. */
+static GtkWidget *
+show_list (LwnHeadlineList *list,
+           GListModel *headlines,
+           int height)
+{
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, height);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
+  gtk_container_add (GTK_CONTAINER (window), scrolled);
+  gtk_widget_show_all (window);
+  lwn_headline_list_set_model (list, headlines);
+  return window;
+}
+
 /* Scrolls to the bottom of the list again and again, as one who drags the
  * scroll bar down, until @expected rows are made or five seconds have passed;
  * returns how many there are. */
@@ -577,17 +595,12 @@ test_search_many_rows (void)
 {
   g_autoptr (GListStore) headlines = make_headlines ("a", 200);
   g_autoptr (LwnHeadlineList) list = new_list ();
-  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *window;
 
   g_test_summary ("With 200 rows made, a search that hides most of them, one that changes a few, and none "
                   "again: the rows that show are the first matches, in order, and no other");
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
-  gtk_container_add (GTK_CONTAINER (window), scrolled);
-  gtk_widget_show_all (window);
-  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  window = show_list (list, G_LIST_MODEL (headlines), 800);
   g_assert_cmpuint (scroll_until_made (list, 200), ==, 200);
   assert_shows_first_matches (list, G_LIST_MODEL (headlines), NULL);
 
@@ -656,8 +669,7 @@ test_end_leaves_a_gap (void)
 {
   g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
   g_autoptr (LwnHeadlineList) list = new_list ();
-  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *window;
   guint made;
   guint page_up;
 
@@ -665,11 +677,7 @@ test_end_leaves_a_gap (void)
                   "1,000 rows; Up from there goes one headline at a time across the rows not made yet, "
                   "Home to the first headline, and Page Down from there a page at a time");
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
-  gtk_container_add (GTK_CONTAINER (window), scrolled);
-  gtk_widget_show_all (window);
-  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  window = show_list (list, G_LIST_MODEL (headlines), 800);
   gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
 
   g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
@@ -738,20 +746,16 @@ test_page_up_before_layout (void)
 {
   g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
   g_autoptr (LwnHeadlineList) list = new_list ();
-  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  GtkWidget *window;
+  GtkAdjustment *adjustment;
   GdkWindow *toplevel;
   guint page_up;
 
   g_test_summary ("Page Up from the rows End made, while new rows wait for a layout a busy frame clock "
                   "holds back and the view moves meanwhile, goes a page up, not to the first headline");
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
-  gtk_container_add (GTK_CONTAINER (window), scrolled);
-  gtk_widget_show_all (window);
-  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  window = show_list (list, G_LIST_MODEL (headlines), 800);
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gtk_widget_get_parent (GTK_WIDGET (list))));
   gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
   g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
   g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
@@ -801,18 +805,13 @@ test_end_in_a_tall_window (void)
 {
   g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
   g_autoptr (LwnHeadlineList) list = new_list ();
-  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *window;
   guint rows;
 
   g_test_summary ("End in 1,000 headlines in a window where End's last rows take less than a page: rows come "
                   "above them until the gap is out of sight, and the other rows are not made");
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 3000);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
-  gtk_container_add (GTK_CONTAINER (window), scrolled);
-  gtk_widget_show_all (window);
-  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  window = show_list (list, G_LIST_MODEL (headlines), 3000);
   gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
 
   g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
@@ -835,8 +834,7 @@ test_end_gap_waits_for_summaries (void)
 {
   g_autoptr (GListStore) headlines = g_list_store_new (LWN_TYPE_HEADLINE);
   g_autoptr (LwnHeadlineList) list = new_list ();
-  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *window;
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   guint with_text = 0;
 
@@ -852,11 +850,7 @@ test_end_gap_waits_for_summaries (void)
 
       g_list_store_append (headlines, headline);
     }
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 800);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (list));
-  gtk_container_add (GTK_CONTAINER (window), scrolled);
-  gtk_widget_show_all (window);
-  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  window = show_list (list, G_LIST_MODEL (headlines), 800);
   while (lwn_headline_list_get_first_match (list) == NULL && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (lwn_headline_list_get_first_match (list));
