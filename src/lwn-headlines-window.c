@@ -17,14 +17,6 @@
 /* What the info bar's own Escape binding answers: Escape there closes the
  * window, as it does everywhere else in it. */
 #define BACKGROUND_RESPONSE_KEEP_RUNNING GTK_RESPONSE_CANCEL
-/* The header bar's icons, looked up beforehand. */
-static const char *const window_icons[] = {
-  "view-refresh-symbolic",
-  "edit-find-symbolic",
-  "open-menu-symbolic",
-  "object-select-symbolic",
-  "pan-down-symbolic",
-};
 
 /* A rule between headlines, and a rule beside quotes; currentColor keeps
  * both visible in dark themes and high contrast. */
@@ -1097,22 +1089,15 @@ lwn_headlines_window_new (GtkApplication *application,
  *
  * Makes ready beforehand, without a window, what the first frame of the
  * process's first headlines window would otherwise wait for: the summaries
- * of the first feed's first rows, made in a worker, the fonts the rows are
- * drawn in, and the header bar's icons. Call it once the first feed has its
- * headlines, when nothing else is happening; it leaves nothing to run later
- * but the worker's answer.
+ * of the first feed's first rows, made in a worker, and the fonts the rows
+ * are drawn in (see lwn_headline_list_prepare_async()). Call it once the
+ * first feed has its headlines, when nothing else is happening; it leaves
+ * nothing to run later but the worker's answer.
  */
 void
 lwn_headlines_window_prepare (LwnFeedSet *feeds)
 {
-  GtkIconTheme *icon_theme = gtk_icon_theme_get_default ();
-
   g_return_if_fail (LWN_IS_FEED_SET (feeds));
-
-  for (guint i = 0; i < G_N_ELEMENTS (window_icons); i++)
-    {
-      g_autoptr (GtkIconInfo) info = gtk_icon_theme_lookup_icon (icon_theme, window_icons[i], 16, 0);
-    }
 
   if (lwn_feed_set_get_n_feeds (feeds) == 0)
     return;
