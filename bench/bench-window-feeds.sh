@@ -6,7 +6,8 @@
 # RUNS=N sets how many windows each program opens and how many events each phase holds
 # (default 10); FEEDS=N follows N feeds rather than 200; KEEP_DIR=DIR keeps the samples
 # and the applets' logs there; STALL_RT=0 measures without SCHED_FIFO (which needs root),
-# so that other load on the machine counts as stalls.
+# so that other load on the machine counts as stalls; PHASES=LETTERS runs only those of
+# the phases below (default EFOW; PHASES=EO times the first frame beside GTK's alone).
 #
 # The feeds are files, written here from bench/make-feed.py's 20-item feed: each has a
 # name ("Bench feed 001"), item addresses and ids (https://feed001.example.org/…) and
@@ -105,34 +106,48 @@ bench_header "lwn-tray headlines window benchmark, $n_feeds feeds of $n_items he
 start_applet warm-up "$floor_applet"
 stop_applet
 
-echo "E: floor-applet, $runs empty windows opened"
-for ((i = 0; i < runs; i++)); do
-  start_applet floor-empty "$floor_applet" --signals --empty-window
-  sleep 1
-  probe floor-empty --runs 1 idle=idle:2 open=open:signal:4:painted
-  stop_applet
-done
+phases=${PHASES:-EFOW}
+# phase LETTER: whether PHASES holds that phase.
+phase() {
+  [[ $phases == *"$1"* ]]
+}
 
-echo "F: floor-applet, $runs windows of 12 rows opened"
-for ((i = 0; i < runs; i++)); do
-  start_applet floor-rows "$floor_applet" --signals
-  sleep 1
-  probe floor-rows --runs 1 idle=idle:2 open=open:signal:4
-  stop_applet
-done
+if phase E; then
+  echo "E: floor-applet, $runs empty windows opened"
+  for ((i = 0; i < runs; i++)); do
+    start_applet floor-empty "$floor_applet" --signals --empty-window
+    sleep 1
+    probe floor-empty --runs 1 idle=idle:2 open=open:signal:4:painted
+    stop_applet
+  done
+fi
 
-echo "O: lwn-tray, $n_feeds feeds, $runs windows opened"
-for ((i = 0; i < runs; i++)); do
-  start_feeds lwn-tray-feeds-open
-  probe lwn-tray-feeds-open --runs 1 idle=idle:2 open=open:action:4
-  stop_applet
-done
+if phase F; then
+  echo "F: floor-applet, $runs windows of 12 rows opened"
+  for ((i = 0; i < runs; i++)); do
+    start_applet floor-rows "$floor_applet" --signals
+    sleep 1
+    probe floor-rows --runs 1 idle=idle:2 open=open:signal:4
+    stop_applet
+  done
+fi
 
-echo "W: lwn-tray, $n_feeds feeds, the window open"
-start_feeds lwn-tray-feeds
-probe lwn-tray-feeds idle=idle:5 open=open:action:4 all-feeds=choose:all search=type:workqueue filter=choose:cycle \
-  scroll=scroll:5 ends=ends search-end=type:workqueue filter-end=choose:cycle
-stop_applet
+if phase O; then
+  echo "O: lwn-tray, $n_feeds feeds, $runs windows opened"
+  for ((i = 0; i < runs; i++)); do
+    start_feeds lwn-tray-feeds-open
+    probe lwn-tray-feeds-open --runs 1 idle=idle:2 open=open:action:4
+    stop_applet
+  done
+fi
+
+if phase W; then
+  echo "W: lwn-tray, $n_feeds feeds, the window open"
+  start_feeds lwn-tray-feeds
+  probe lwn-tray-feeds idle=idle:5 open=open:action:4 all-feeds=choose:all search=type:workqueue filter=choose:cycle \
+    scroll=scroll:5 ends=ends search-end=type:workqueue filter-end=choose:cycle
+  stop_applet
+fi
 
 bench_footer
 "$python" bench/window-probe.py report-feeds --samples "$tmp/samples"

@@ -63,7 +63,9 @@ struct _LwnApplication
   LwnTrayHost *tray_host;
   guint sigterm_id;
   guint sigint_id;
-  GCancellable *launches; /* browsers being started, stopped at quit */
+  gulong prepare_window_handler; /* until the first feed has headlines */
+  guint prepare_window_id;       /* the headlines window prepared, once, soon */
+  GCancellable *launches;        /* browsers being started, stopped at quit */
   gboolean started;
   gboolean quitting; /* the inputs are stopped: nothing opens or marks read any more */
   gboolean saved;    /* the last save is done */
@@ -340,6 +342,36 @@ feeds_n_unread_cb (LwnFeedSet *feeds,
   GAction *mark_all_read = g_action_map_lookup_action (G_ACTION_MAP (self), "mark-all-read");
 
   g_simple_action_set_enabled (G_SIMPLE_ACTION (mark_all_read), lwn_feed_set_get_n_unread (feeds) > 0);
+}
+
+/* The first headlines window of the process, opened or not, waits for its
+ * fonts, icons and first summaries but once; they are made ready a while
+ * after the first feed has its headlines, at rest, unless a window is open
+ * already. */
+#define PREPARE_WINDOW_DELAY_S 2
+
+static gboolean
+prepare_window_cb (gpointer user_data)
+{
+  LwnApplication *self = user_data;
+
+  self->prepare_window_id = 0;
+  if (!self->quitting && self->headlines_window == NULL)
+    lwn_headlines_window_prepare (self->feeds);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+feeds_changed_prepare_cb (LwnFeedSet *feeds,
+                          LwnApplication *self)
+{
+  LwnReader *first = lwn_feed_set_get_n_feeds (feeds) > 0 ? lwn_feed_set_get_reader (feeds, 0) : NULL;
+
+  if (first == NULL || g_list_model_get_n_items (lwn_reader_get_headlines (first)) == 0)
+    return;
+  g_clear_signal_handler (&self->prepare_window_handler, feeds);
+  self->prepare_window_id
+      = g_timeout_add_seconds_full (G_PRIORITY_LOW, PREPARE_WINDOW_DELAY_S, prepare_window_cb, self, NULL);
 }
 
 /* The reading model's news, for the notifier */
@@ -740,6 +772,7 @@ lwn_application_startup (GApplication *application)
   add_actions (self);
   g_signal_connect (self->feeds, "notify::n-unread", G_CALLBACK (feeds_n_unread_cb), self);
   feeds_n_unread_cb (self->feeds, NULL, self);
+  self->prepare_window_handler = g_signal_connect (self->feeds, "changed", G_CALLBACK (feeds_changed_prepare_cb), self);
   self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->feeds, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
@@ -997,6 +1030,7 @@ lwn_application_shutdown (GApplication *application)
 
   g_clear_handle_id (&self->sigterm_id, g_source_remove);
   g_clear_handle_id (&self->sigint_id, g_source_remove);
+  g_clear_handle_id (&self->prepare_window_id, g_source_remove);
   release_services (self);
 
   G_APPLICATION_CLASS (lwn_application_parent_class)->shutdown (application);

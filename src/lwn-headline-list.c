@@ -30,6 +30,12 @@
  * would take seconds for thousands, and leave the list box so many rows that
  * every later change of them stalls the window. */
 #define TAIL_GAP 100
+/* Rows whose summaries lwn_headline_list_prepare_async() makes: about a
+ * screenful. */
+#define PREPARED_ROWS 8
+#define LIST_WIDTH 560 /* the window's default width, to lay a row out in */
+
+static int prepare_source_tag;
 /* Up to this many rows that start or stop showing are told to the list box
  * one by one; more, and it filters every row again. */
 #define REFILTER_ROWS 64
@@ -1603,4 +1609,89 @@ lwn_headline_list_set_subscriber (LwnHeadlineList *self,
       if (row_at (self, i) != NULL)
         lwn_headline_row_set_subscriber (row_at (self, i), self->subscriber, now);
     }
+}
+
+static void
+prepare_text_made_cb (GObject *source,
+                      GAsyncResult *result,
+                      gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GDateTime) now = NULL;
+  g_autoptr (LwnHeadline) headline = NULL;
+  GError *error = NULL;
+  GtkWidget *row;
+  int height;
+
+  if (!lwn_feed_items_prepare_display_finish (result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* The first text a process draws loads fontconfig's configuration,
+   * Pango's font map, the fonts and their shaping: a row laid out unseen
+   * pays for them, and for the rows' style, once. What GTK and Pango keep
+   * stays when the row goes. */
+  now = g_date_time_new_now_utc ();
+  headline = g_object_ref (g_task_get_task_data (task));
+  row = g_object_ref_sink (GTK_WIDGET (lwn_headline_row_new (headline, 0, NULL, now)));
+  gtk_widget_get_preferred_height_for_width (row, LIST_WIDTH, &height, NULL);
+  gtk_widget_destroy (row);
+  g_object_unref (row);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * lwn_headline_list_prepare_async:
+ * @headlines: the headlines a list will show
+ * @cancellable: (nullable): stops the worker
+ * @callback: (nullable): called on the caller's thread-default main context
+ * @user_data: data for @callback
+ *
+ * Makes ready, without a list, what a list given @headlines shows in its
+ * first frame: a worker makes the summaries of its first rows, as the list
+ * would only once it has the model, and the fonts and style a row is drawn
+ * in are loaded. A list given @headlines afterwards makes its first row at
+ * once.
+ */
+void
+lwn_headline_list_prepare_async (GListModel *headlines,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autoptr (GPtrArray) items = NULL;
+  guint n;
+
+  g_return_if_fail (G_IS_LIST_MODEL (headlines));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &prepare_source_tag);
+  n = MIN (g_list_model_get_n_items (headlines), PREPARED_ROWS);
+  if (n == 0)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_task_set_task_data (task, g_list_model_get_item (headlines, 0), g_object_unref);
+  items = new_item_array ();
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, i);
+
+      g_ptr_array_add (items, lwn_feed_item_ref (lwn_headline_get_item (headline)));
+    }
+  lwn_feed_items_prepare_display_async (items, cancellable, prepare_text_made_cb, g_steal_pointer (&task));
+}
+
+gboolean
+lwn_headline_list_prepare_finish (GAsyncResult *result,
+                                  GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &prepare_source_tag, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

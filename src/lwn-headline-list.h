@@ -143,6 +143,12 @@ guint           lwn_headline_list_get_n_matching  (LwnHeadlineList *self);
 gboolean        lwn_headline_list_get_matches_waiting (LwnHeadlineList *self);
 void            lwn_headline_list_prepare_search  (LwnHeadlineList *self);
 LwnHeadlineRow *lwn_headline_list_get_first_match (LwnHeadlineList *self);
+void            lwn_headline_list_prepare_async   (GListModel          *headlines,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+gboolean        lwn_headline_list_prepare_finish  (GAsyncResult *result,
+                                                   GError      **error);
 /* clang-format on */
 
 G_END_DECLS

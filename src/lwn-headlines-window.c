@@ -46,7 +46,9 @@ struct _LwnHeadlinesWindow
   /* The header bar's title with more than one feed: a button naming the feed
    * shown, whose popover lists every feed. A list of 200 feeds costs no widget
    * of its own per feed, as a combo box's menu would: a row is text in a store,
-   * drawn by the tree view only where it shows. */
+   * drawn by the tree view only where it shows. The list and its store are
+   * made when the popover first opens (NULL until then), not on the way to the
+   * window's first frame, and kept up to date from then on. */
   GtkWidget *feed_chooser; /* owned */
   GtkLabel *feed_label;
   GtkPopover *feed_popover;
@@ -455,7 +457,8 @@ show_feeds (LwnHeadlinesWindow *self)
       g_ptr_array_add (labels, n_unread > 0 ? g_strdup_printf (_ ("%s (%u)"), name, n_unread) : g_steal_pointer (&name));
     }
 
-  update_feed_store (self, ids, labels);
+  if (self->feed_store != NULL)
+    update_feed_store (self, ids, labels);
   active = self->all != NULL ? ALL_FEEDS_ID : lwn_reader_get_feed_url (self->reader);
   for (guint i = 0; i < ids->len; i++)
     {
@@ -544,14 +547,23 @@ feed_list_row_activated_cb (GtkTreeView *tree_view,
   choose_feed (self, id);
 }
 
+static void ensure_feed_list (LwnHeadlinesWindow *self);
+
 /* The list opens at the feed shown, which has the cursor. */
 static void
 feed_popover_show_cb (GtkPopover *popover,
                       LwnHeadlinesWindow *self)
 {
-  GtkTreeModel *model = GTK_TREE_MODEL (self->feed_store);
   const char *active = self->all != NULL ? ALL_FEEDS_ID : lwn_reader_get_feed_url (self->reader);
+  GtkTreeModel *model;
   GtkTreeIter iter;
+
+  if (self->feed_list == NULL)
+    {
+      ensure_feed_list (self);
+      show_feeds (self);
+    }
+  model = GTK_TREE_MODEL (self->feed_store);
 
   for (gboolean valid = gtk_tree_model_get_iter_first (model, &iter); valid; valid = gtk_tree_model_iter_next (model, &iter))
     {
@@ -878,15 +890,12 @@ add_window_css (GtkWidget *widget)
   g_object_set_data (G_OBJECT (screen), "lwn-headlines-css", GINT_TO_POINTER (TRUE));
 }
 
-/* The button that names the feed shown, and its popover with every feed:
- * a click or Return on one shows it; typing finds one by name. */
+/* The button that names the feed shown, and its popover, empty until it
+ * first opens. */
 static void
 init_feed_chooser (LwnHeadlinesWindow *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
-  GtkCellRenderer *renderer = gtk_cell_renderer_text_new ();
-  GtkTreeViewColumn *column;
 
   self->feed_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->feed_label, PANGO_ELLIPSIZE_END);
@@ -901,6 +910,25 @@ init_feed_chooser (LwnHeadlinesWindow *self)
   gtk_widget_show_all (self->feed_chooser);
   atk_object_set_name (gtk_widget_get_accessible (self->feed_chooser), _ ("Feed"));
 
+  self->feed_popover = GTK_POPOVER (gtk_popover_new (self->feed_chooser));
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->feed_chooser), GTK_WIDGET (self->feed_popover));
+  g_signal_connect (self->feed_popover, "show", G_CALLBACK (feed_popover_show_cb), self);
+}
+
+/* The popover's list of every feed: a click or Return on one shows it;
+ * typing finds one by name. */
+static void
+ensure_feed_list (LwnHeadlinesWindow *self)
+{
+  GtkWidget *scrolled;
+  GtkCellRenderer *renderer;
+  GtkTreeViewColumn *column;
+
+  if (self->feed_list != NULL)
+    return;
+
+  scrolled = gtk_scrolled_window_new (NULL, NULL);
+  renderer = gtk_cell_renderer_text_new ();
   self->feed_store = gtk_list_store_new (N_FEED_COLUMNS, G_TYPE_STRING, G_TYPE_STRING);
   self->feed_list = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->feed_store)));
   gtk_tree_view_set_headers_visible (self->feed_list, FALSE);
@@ -921,11 +949,7 @@ init_feed_chooser (LwnHeadlinesWindow *self)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->feed_list));
   gtk_widget_show_all (scrolled);
-
-  self->feed_popover = GTK_POPOVER (gtk_popover_new (self->feed_chooser));
   gtk_container_add (GTK_CONTAINER (self->feed_popover), scrolled);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->feed_chooser), GTK_WIDGET (self->feed_popover));
-  g_signal_connect (self->feed_popover, "show", G_CALLBACK (feed_popover_show_cb), self);
 }
 
 static void
@@ -1057,6 +1081,28 @@ lwn_headlines_window_new (GtkApplication *application,
   g_signal_connect_object (feeds, "changed", G_CALLBACK (feeds_changed_cb), self, 0);
   show_feeds (self);
   return self;
+}
+
+/**
+ * lwn_headlines_window_prepare:
+ * @feeds: the feeds the window will show
+ *
+ * Makes ready beforehand, without a window, what the first frame of the
+ * process's first headlines window would otherwise wait for: the summaries
+ * of the first feed's first rows, made in a worker, and the fonts the rows
+ * are drawn in (see lwn_headline_list_prepare_async()). Call it once the
+ * first feed has its headlines, when nothing else is happening; it leaves
+ * nothing to run later but the worker's answer.
+ */
+void
+lwn_headlines_window_prepare (LwnFeedSet *feeds)
+{
+  g_return_if_fail (LWN_IS_FEED_SET (feeds));
+
+  if (lwn_feed_set_get_n_feeds (feeds) == 0)
+    return;
+  /* The window opens on the first feed. */
+  lwn_headline_list_prepare_async (lwn_reader_get_headlines (lwn_feed_set_get_reader (feeds, 0)), NULL, NULL, NULL);
 }
 
 /**

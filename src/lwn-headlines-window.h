@@ -21,6 +21,7 @@ void                lwn_headlines_window_show_feed   (LwnHeadlinesWindow *self,
                                                       const char         *feed_url);
 void                lwn_headlines_window_start_search (LwnHeadlinesWindow *self,
                                                        const char         *text);
+void                lwn_headlines_window_prepare     (LwnFeedSet         *feeds);
 /* clang-format on */
 
 G_END_DECLS

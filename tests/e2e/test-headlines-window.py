@@ -919,6 +919,49 @@ def test_several_feeds(s):
         other.close()
 
 
+def test_feed_list_made_late(s):
+    """The list of feeds is made the first time it opens: opened only after a feed's
+    unread count changed, it lists every feed with its count as it is then, and it
+    follows the next change once made."""
+    first = [e2e.headline(959001, "First feed news")]
+    second = [e2e.headline(959101, "Second feed news")]
+    s.server.set_items(first)
+    other = e2e.FeedServer()
+    try:
+        other.set_body(e2e.rss1(second, "Second News"))
+        applet = s.start("--feed-url", other.url)
+        menu = applet.menu()
+        menu.wait(
+            lambda entries: [entry["label"] for entry in entries].count(e2e.BULLET + "Second feed news") == 1,
+            "both feeds in the menu",
+        )
+        app = s.application(applet)
+        menu.click(SHOW_HEADLINES)
+        window = wait_window(app)
+        wait_row_names(window, [first[0]["title"] + UNREAD], "the first feed's row")
+        assert feed_list(window) is None
+
+        second.insert(0, e2e.headline(959102, "Second feed later"))
+        other.set_body(e2e.rss1(second, "Second News"))
+        menu.click(REFRESH_NOW)
+        menu.wait(
+            lambda entries: [entry["label"] for entry in entries].count(e2e.BULLET + "Second feed later") == 1,
+            "the second feed's new headline in the menu",
+        )
+        assert feed_entries(window) == ["All feeds (3)", "LWN.net (1)", "Second News (2)"]
+
+        second.insert(0, e2e.headline(959103, "Second feed latest"))
+        other.set_body(e2e.rss1(second, "Second News"))
+        menu.click(REFRESH_NOW)
+        atspi.wait_for(
+            lambda: feed_entries(window) == ["All feeds (4)", "LWN.net (1)", "Second News (3)"],
+            "the list made before follows the next change",
+        )
+        assert_healthy(applet)
+    finally:
+        other.close()
+
+
 def test_many_feeds_menu(s):
     """Twelve feeds: the menu shows the newest headlines of all, each after its feed's
     name, no heading per feed, and every command; All Feeds lists every feed with its
@@ -1016,6 +1059,7 @@ TESTS = [
     ("search: filter as one types, count, no match, a refresh, Enter, Escape", test_search),
     ("search a 1,200-item feed for its last headline, then clear it", test_search_large),
     ("several feeds: one at a time or all, searched across", test_several_feeds),
+    ("the list of feeds first opened after a feed changed", test_feed_list_made_late),
     ("twelve feeds: the newest of all in the menu, and a feed opened from All Feeds", test_many_feeds_menu),
     ("All Feeds is a submenu before the feeds answer", test_all_feeds_submenu_from_the_start),
     ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),

@@ -472,6 +472,123 @@ test_rows_wait_for_their_text (void)
   gtk_widget_destroy (GTK_WIDGET (list));
 }
 
+static GListStore *
+make_bare_headlines (guint n)
+{
+  GListStore *headlines = g_list_store_new (LWN_TYPE_HEADLINE);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("bare-%u", i);
+      g_autofree char *url = g_strdup_printf ("https://lwn.net/Articles/%u/", i);
+      g_autoptr (LwnFeedItem) item = lwn_feed_item_new (id, "Bare", url, url, NULL, "<p>Made <b>early</b></p>", NULL, FALSE);
+      g_autoptr (LwnHeadline) headline = lwn_headline_new (item, "https://lwn.net/headlines/rss", TRUE);
+
+      g_list_store_append (headlines, headline);
+    }
+  return headlines;
+}
+
+static gboolean
+has_display_text (GListModel *headlines,
+                  guint position)
+{
+  g_autoptr (LwnHeadline) headline = g_list_model_get_item (headlines, position);
+
+  return lwn_feed_item_has_display_text (lwn_headline_get_item (headline));
+}
+
+static void
+prepared_cb (GObject *source,
+             GAsyncResult *result,
+             gpointer user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* Prepares @headlines and waits for the answer; returns the error, if any. */
+static GError *
+prepare (GListModel *headlines,
+         GCancellable *cancellable)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  GError *error = NULL;
+
+  lwn_headline_list_prepare_async (headlines, cancellable, prepared_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (lwn_headline_list_prepare_finish (result, &error))
+    g_assert_no_error (error);
+  else
+    g_assert_nonnull (error);
+  return error;
+}
+
+/* The headlines window's first frame: the summaries of the first rows made
+ * beforehand, a list given the headlines shows its first row at once,
+ * where it would otherwise wait for a worker. */
+static void
+test_prepared_first_row_at_once (void)
+{
+  g_autoptr (GListStore) headlines = make_bare_headlines (20);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  g_autoptr (GError) error = NULL;
+
+  g_test_summary ("Prepared headlines have their first summaries made, not all, and a list given them has its "
+                  "first row at once");
+
+  error = prepare (G_LIST_MODEL (headlines), NULL);
+  g_assert_no_error (error);
+  g_assert_true (has_display_text (G_LIST_MODEL (headlines), 0));
+  g_assert_true (has_display_text (G_LIST_MODEL (headlines), 7));
+  g_assert_false (has_display_text (G_LIST_MODEL (headlines), 19));
+
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  g_assert_cmpuint (count_rows (list), >, 0);
+  g_assert_cmpuint (lwn_headline_row_get_position (lwn_headline_list_get_first_match (list)), ==, 0);
+
+  gtk_widget_destroy (GTK_WIDGET (list));
+}
+
+/* The window may open, take the headlines and close, or the feed change,
+ * before the worker answers: the preparation holds what it needs, and its
+ * answer touches no list. A stopped one answers that it was cancelled. */
+static void
+test_prepare_outlives_list (void)
+{
+  g_autoptr (GListStore) headlines = make_bare_headlines (4);
+  g_autoptr (GListStore) empty = g_list_store_new (LWN_TYPE_HEADLINE);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  LwnHeadlineList *list = new_list ();
+
+  g_test_summary ("A preparation whose list and headlines went before its answer ends cleanly; a stopped one "
+                  "says so; one of no headlines ends at once");
+
+  lwn_headline_list_prepare_async (G_LIST_MODEL (headlines), NULL, prepared_cb, &result);
+  lwn_headline_list_set_model (list, G_LIST_MODEL (headlines));
+  gtk_widget_destroy (GTK_WIDGET (list));
+  g_object_unref (list);
+  g_list_store_remove_all (headlines);
+  g_clear_object (&headlines);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (lwn_headline_list_prepare_finish (result, &error));
+  g_assert_no_error (error);
+
+  headlines = make_bare_headlines (4);
+  g_cancellable_cancel (cancellable);
+  error = prepare (G_LIST_MODEL (headlines), cancellable);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  error = prepare (G_LIST_MODEL (empty), NULL);
+  g_assert_no_error (error);
+}
+
 /* A feed that edits a headline's text (same id, another description): the
  * main thread does not convert the new HTML for the row it keeps, a worker
  * does, and the row then shows the new text. */
@@ -916,6 +1033,8 @@ main (int argc,
   g_test_add_func ("/headline-list/model/shared-ids", test_shared_ids);
   g_test_add_func ("/headline-list/model/rows-wait-for-their-text", test_rows_wait_for_their_text);
   g_test_add_func ("/headline-list/model/edited-item-text-by-worker", test_edited_item_text_by_worker);
+  g_test_add_func ("/headline-list/prepare/first-row-at-once", test_prepared_first_row_at_once);
+  g_test_add_func ("/headline-list/prepare/outlives-list", test_prepare_outlives_list);
   g_test_add_func ("/headline-list/search/matches", test_search_shows_matches);
   g_test_add_func ("/headline-list/search/many-rows", test_search_many_rows);
   g_test_add_func ("/headline-list/keys/end-leaves-a-gap", test_end_leaves_a_gap);
