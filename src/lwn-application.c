@@ -345,7 +345,7 @@ feeds_n_unread_cb (LwnFeedSet *feeds,
 }
 
 /* The first headlines window of the process, opened or not, waits for its
- * fonts, icons and first summaries but once; they are made ready a while
+ * first summaries but once; they are made ready a while
  * after the first feed has its headlines, at rest, unless a window is open
  * already. */
 #define PREPARE_WINDOW_DELAY_S 2

@@ -1089,8 +1089,8 @@ lwn_headlines_window_new (GtkApplication *application,
  *
  * Makes ready beforehand, without a window, what the first frame of the
  * process's first headlines window would otherwise wait for: the summaries
- * of the first feed's first rows, made in a worker, and the fonts the rows
- * are drawn in (see lwn_headline_list_prepare_async()). Call it once the
+ * of the first feed's first rows, made in a worker (see
+ * lwn_headline_list_prepare_async()). Call it once the
  * first feed has its headlines, when nothing else is happening; it leaves
  * nothing to run later but the worker's answer.
  */
