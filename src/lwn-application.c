@@ -344,10 +344,9 @@ feeds_n_unread_cb (LwnFeedSet *feeds,
   g_simple_action_set_enabled (G_SIMPLE_ACTION (mark_all_read), lwn_feed_set_get_n_unread (feeds) > 0);
 }
 
-/* The first headlines window of the process, opened or not, waits for its
- * first summaries but once; they are made ready a while
- * after the first feed has its headlines, at rest, unless a window is open
- * already. */
+/* Two seconds after the first feed has headlines, unless a window is open,
+ * a worker makes its first rows' summaries, so that a window opened later
+ * shows them at once. */
 #define PREPARE_WINDOW_DELAY_S 2
 
 static gboolean
@@ -1030,6 +1029,7 @@ lwn_application_shutdown (GApplication *application)
 
   g_clear_handle_id (&self->sigterm_id, g_source_remove);
   g_clear_handle_id (&self->sigint_id, g_source_remove);
+  g_clear_signal_handler (&self->prepare_window_handler, self->feeds);
   g_clear_handle_id (&self->prepare_window_id, g_source_remove);
   release_services (self);
 

@@ -301,16 +301,20 @@ entry_headlines_changed_cb (GListModel *headlines,
 
   g_hash_table_iter_init (&iter, entry->links);
   while (g_hash_table_iter_next (&iter, &link, NULL))
-    if (!g_hash_table_contains (now, link))
-      {
-        /* Out of the entry's set first: the set's key may go with the last feed on it. */
-        g_hash_table_iter_remove (&iter);
-        unlink_entry (self, entry, link);
-      }
+    {
+      if (!g_hash_table_contains (now, link))
+        {
+          /* Out of the entry's set first: the set's key may go with the last feed on it. */
+          g_hash_table_iter_remove (&iter);
+          unlink_entry (self, entry, link);
+        }
+    }
   g_hash_table_iter_init (&iter, now);
   while (g_hash_table_iter_next (&iter, &link, NULL))
-    if (!g_hash_table_contains (entry->links, link))
-      g_hash_table_add (entry->links, (gpointer) link_entry (self, entry, link));
+    {
+      if (!g_hash_table_contains (entry->links, link))
+        g_hash_table_add (entry->links, (gpointer) link_entry (self, entry, link));
+    }
 }
 
 static void
@@ -622,8 +626,10 @@ quiet_many_first_runs (GPtrArray *entries)
   guint n_fresh = 0;
 
   for (guint i = 0; i < entries->len; i++)
-    if (!lwn_store_has_history (((Entry *) g_ptr_array_index (entries, i))->store))
-      n_fresh++;
+    {
+      if (!lwn_store_has_history (((Entry *) g_ptr_array_index (entries, i))->store))
+        n_fresh++;
+    }
   if (n_fresh <= LWN_FEED_SET_MAX_ANNOUNCED_FIRST_RUNS)
     return;
   g_debug ("%u feeds arrive without history: their first runs are quiet", n_fresh);

@@ -33,8 +33,8 @@
 /* Rows whose summaries lwn_headline_list_prepare_async() makes: about a
  * screenful. */
 #define PREPARED_ROWS 8
+#define MAX_HELD_MOVES 16 /* lines or pages a held movement adds up to */
 
-static int prepare_source_tag;
 /* Up to this many rows that start or stop showing are told to the list box
  * one by one; more, and it filters every row again. */
 #define REFILTER_ROWS 64
@@ -709,14 +709,19 @@ finish_pending_move (LwnHeadlineList *self)
     g_signal_emit_by_name (self, "move-cursor", self->pending_step, count);
 }
 
-/* A cursor movement kept for later, in place of End or of one kept before. */
+/* A cursor movement kept for later, in place of End; one the same way as the
+ * one kept before adds to it, so that keys pressed while rows wait are not
+ * lost, up to a few screens' worth. */
 static void
 hold_move (LwnHeadlineList *self,
            const CursorMove *move)
 {
+  gboolean same_way = self->pending_count != 0 && self->pending_step == move->step
+                      && (self->pending_count < 0) == (move->count < 0);
+
   self->to_end = FALSE;
   self->pending_step = move->step;
-  self->pending_count = move->count;
+  self->pending_count = same_way ? CLAMP (self->pending_count + move->count, -MAX_HELD_MOVES, MAX_HELD_MOVES) : move->count;
 }
 
 /* One step: the rows reach further, or the tail goes up, if no row is
@@ -1610,6 +1615,8 @@ lwn_headline_list_set_subscriber (LwnHeadlineList *self,
     }
 }
 
+static char prepare_source_tag;
+
 static void
 prepare_text_made_cb (GObject *source,
                       GAsyncResult *result,
@@ -1618,9 +1625,7 @@ prepare_text_made_cb (GObject *source,
   g_autoptr (GTask) task = user_data;
   GError *error = NULL;
 
-  /* The fonts are not loaded here as well, by a row laid out unseen: the
-   * window's first frame would come 20 ms sooner, but the process would
-   * hold them at rest all day, a sixth more of its own memory (USS). */
+  /* Not the fonts too: the process would hold them at rest all day. */
   if (!lwn_feed_items_prepare_display_finish (result, &error))
     g_task_return_error (task, error);
   else

@@ -105,14 +105,17 @@ G_BEGIN_DECLS
  *                                     matches below reach:
  *                                     a gap, the tail the last
  *                                     SEARCH_ROWS of them)
- *   to the gap     —                  held back; the tail up,  as SETTLED            as SETTLED
- *   (Up, Page Up                      or reach down → FILLING
+ *   to the gap     —                  held back; the tail up,  as SETTLED            to_end cleared,
+ *   (Up, Page Up                      or reach down → FILLING                        as SETTLED
  *   from the tail,
  *   Down, Page Down
  *   to it)
  *   Page Up or     —                  held back while stale    as SETTLED            to_end cleared,
  *   Down, stale                       → FILLING                                      as SETTLED
  *   other cursor   —                  SETTLED                  FILLING               → FILLING
+ *
+ * A movement held back the same way as the one held before adds to it; End
+ * and any other cursor movement drop what was held.
  *
  * After an event that can change which rows show or what they match (model
  * set, items changed, search, text folded, fill step), the rows that show

@@ -913,6 +913,56 @@ test_page_up_before_layout (void)
   gtk_widget_destroy (window);
 }
 
+/* Two Page Downs while the rows they need wait for a layout the frame clock
+ * holds back: the list goes down two pages once laid out, not one. */
+static void
+test_page_downs_held_add_up (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  GtkWidget *window;
+  GtkAdjustment *adjustment;
+  GdkWindow *toplevel;
+  guint one_page;
+  guint two_pages;
+
+  g_test_summary ("Two Page Downs pressed while new rows wait for their layout go down two pages");
+
+  window = show_list (list, G_LIST_MODEL (headlines), 800);
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gtk_widget_get_parent (GTK_WIDGET (list))));
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+  count_rows_at_rest (list);
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, 1);
+  one_page = focused_position_moved (list, 0);
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, -1);
+  g_assert_cmpuint (focused_position_settled (list, 0), ==, 0);
+  count_rows_at_rest (list);
+
+  toplevel = gtk_widget_get_window (window);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gdk_window_freeze_toplevel_updates_libgtk_only (toplevel);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  /* The wheel, down: rows come below the reach, and wait for a layout. */
+  for (guint i = 0; i < 10; i++)
+    {
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + 20);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, 1);
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, 1);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gdk_window_thaw_toplevel_updates_libgtk_only (toplevel);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  two_pages = focused_position_moved (list, 0);
+  g_test_message ("one Page Down: %u; two held: %u", one_page, two_pages);
+  g_assert_cmpuint (two_pages, >, one_page + 1);
+
+  gtk_widget_destroy (window);
+}
+
 /* End in a window taller than the rows End makes: the view shows the rows
  * above the gap too, and rows come on the side of the focus until the gap
  * is out of sight, not below the reach, which the rows kept in place would
@@ -1039,6 +1089,7 @@ main (int argc,
   g_test_add_func ("/headline-list/search/many-rows", test_search_many_rows);
   g_test_add_func ("/headline-list/keys/end-leaves-a-gap", test_end_leaves_a_gap);
   g_test_add_func ("/headline-list/keys/page-up-before-layout", test_page_up_before_layout);
+  g_test_add_func ("/headline-list/keys/page-downs-held-add-up", test_page_downs_held_add_up);
   g_test_add_func ("/headline-list/keys/end-in-a-tall-window", test_end_in_a_tall_window);
   g_test_add_func ("/headline-list/keys/end-gap-waits-for-summaries", test_end_gap_waits_for_summaries);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
