@@ -852,6 +852,38 @@ count_rows_at_rest (LwnHeadlineList *list)
   return rows;
 }
 
+/* Holds the frame clock of @window, as a busy machine may, or lets it go:
+ * while held, nothing is laid out or drawn. */
+static void
+hold_frames (GtkWidget *window,
+             gboolean hold)
+{
+  GdkWindow *toplevel = gtk_widget_get_window (window);
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (hold)
+    gdk_window_freeze_toplevel_updates_libgtk_only (toplevel);
+  else
+    gdk_window_thaw_toplevel_updates_libgtk_only (toplevel);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+/* Scrolls @adjustment by @pixels @times, the main loop running after each,
+ * as a mouse wheel turned a notch at a time. */
+static void
+turn_wheel (GtkAdjustment *adjustment,
+            double pixels,
+            guint times)
+{
+  for (guint i = 0; i < times; i++)
+    {
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + pixels);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
 /* Page Up from End's rows while the rows it makes wait for their layout: a
  * window whose frame clock is held (a busy machine's), and a view that moves
  * meanwhile (a wheel), so that steps run between the rows made and their
@@ -865,7 +897,6 @@ test_page_up_before_layout (void)
   g_autoptr (LwnHeadlineList) list = new_list ();
   GtkWidget *window;
   GtkAdjustment *adjustment;
-  GdkWindow *toplevel;
   guint page_up;
 
   g_test_summary ("Page Up from the rows End made, while new rows wait for a layout a busy frame clock "
@@ -883,18 +914,9 @@ test_page_up_before_layout (void)
     }
   count_rows_at_rest (list);
 
-  toplevel = gtk_widget_get_window (window);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gdk_window_freeze_toplevel_updates_libgtk_only (toplevel);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  hold_frames (window, TRUE);
   /* The wheel, up: rows come above the tail, and wait for a layout. */
-  for (guint i = 0; i < 20; i++)
-    {
-      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) - 60);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-    }
+  turn_wheel (adjustment, -60, 20);
   g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, -1);
   for (guint i = 0; i < 20; i++)
     {
@@ -902,9 +924,7 @@ test_page_up_before_layout (void)
         ;
       g_usleep (5000);
     }
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gdk_window_thaw_toplevel_updates_libgtk_only (toplevel);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  hold_frames (window, FALSE);
 
   page_up = focused_position_moved (list, 971);
   g_assert_cmpuint (page_up, <, 971);
@@ -922,7 +942,6 @@ test_page_downs_held_add_up (void)
   g_autoptr (LwnHeadlineList) list = new_list ();
   GtkWidget *window;
   GtkAdjustment *adjustment;
-  GdkWindow *toplevel;
   guint one_page;
   guint two_pages;
 
@@ -938,23 +957,12 @@ test_page_downs_held_add_up (void)
   g_assert_cmpuint (focused_position_settled (list, 0), ==, 0);
   count_rows_at_rest (list);
 
-  toplevel = gtk_widget_get_window (window);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gdk_window_freeze_toplevel_updates_libgtk_only (toplevel);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  hold_frames (window, TRUE);
   /* The wheel, down: rows come below the reach, and wait for a layout. */
-  for (guint i = 0; i < 10; i++)
-    {
-      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + 20);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-    }
+  turn_wheel (adjustment, 20, 10);
   g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, 1);
   g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_PAGES, 1);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gdk_window_thaw_toplevel_updates_libgtk_only (toplevel);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  hold_frames (window, FALSE);
 
   two_pages = focused_position_moved (list, 0);
   g_test_message ("one Page Down: %u; two held: %u", one_page, two_pages);
