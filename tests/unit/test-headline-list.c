@@ -971,6 +971,54 @@ test_page_downs_held_add_up (void)
   gtk_widget_destroy (window);
 }
 
+/* A refresh while End's gap is open (three new headlines on top, one gone
+ * from the gap), then a search, then none: the focused headline keeps its
+ * row and the focus, Up goes on one headline at a time, the search shows its
+ * matches from the top, and Home goes to the first headline. */
+static void
+test_refresh_and_search_with_a_gap (void)
+{
+  g_autoptr (GListStore) headlines = make_headlines ("a", 1000);
+  g_autoptr (GListStore) fresh = make_headlines ("b", 3);
+  g_autoptr (LwnHeadlineList) list = new_list ();
+  g_autoptr (LwnHeadline) focused = NULL;
+  GtkWidget *window;
+  gpointer added[3];
+
+  g_test_summary ("A refresh and a search while End's gap is open keep the focused row, show the search's "
+                  "first matches, and Home and Up still go where they should");
+
+  window = show_list (list, G_LIST_MODEL (headlines), 800);
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  focused = g_object_ref (lwn_headline_row_get_headline (LWN_HEADLINE_ROW (gtk_container_get_focus_child (GTK_CONTAINER (list)))));
+
+  for (guint i = 0; i < 3; i++)
+    added[i] = g_list_model_get_item (G_LIST_MODEL (fresh), i);
+  g_list_store_remove (headlines, 500);
+  g_list_store_splice (headlines, 0, 0, added, 3);
+  for (guint i = 0; i < 3; i++)
+    g_object_unref (added[i]);
+  g_assert_cmpuint (focused_position_settled (list, 1001), ==, 1001);
+  g_assert_true (lwn_headline_row_get_headline (LWN_HEADLINE_ROW (gtk_container_get_focus_child (GTK_CONTAINER (list)))) == focused);
+  g_assert_cmpuint (count_rows_at_rest (list), <, 300);
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_DISPLAY_LINES, -1);
+  g_assert_cmpuint (focused_position_settled (list, 1000), ==, 1000);
+
+  g_assert_cmpuint (search (list, "99"), ==, 19);
+  count_rows_at_rest (list);
+  assert_shows_first_matches (list, G_LIST_MODEL (headlines), "99");
+
+  g_assert_cmpuint (search (list, ""), ==, 1002);
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, -1);
+  g_assert_cmpuint (focused_position_settled (list, 0), ==, 0);
+  g_assert_cmpuint (count_rows (list), <, 400);
+
+  gtk_widget_destroy (window);
+}
+
 /* End in a window taller than the rows End makes: the view shows the rows
  * above the gap too, and rows come on the side of the focus until the gap
  * is out of sight, not below the reach, which the rows kept in place would
@@ -1098,6 +1146,7 @@ main (int argc,
   g_test_add_func ("/headline-list/keys/end-leaves-a-gap", test_end_leaves_a_gap);
   g_test_add_func ("/headline-list/keys/page-up-before-layout", test_page_up_before_layout);
   g_test_add_func ("/headline-list/keys/page-downs-held-add-up", test_page_downs_held_add_up);
+  g_test_add_func ("/headline-list/keys/refresh-and-search-with-a-gap", test_refresh_and_search_with_a_gap);
   g_test_add_func ("/headline-list/keys/end-in-a-tall-window", test_end_in_a_tall_window);
   g_test_add_func ("/headline-list/keys/end-gap-waits-for-summaries", test_end_gap_waits_for_summaries);
   g_test_add_func ("/headline-list/search/highlights", test_search_highlights);
