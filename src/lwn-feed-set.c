@@ -9,7 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "lwn-feed-set.h"
+#include "lwn-feed-set-private.h"
 #include "lwn-fetch-queue.h"
 #include "lwn-headline.h"
 #include "lwn-network-monitor.h"

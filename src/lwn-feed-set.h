@@ -80,8 +80,6 @@ void        lwn_feed_set_mark_shown                (LwnFeedSet        *self,
 
 char       *lwn_feed_set_dup_state_dir             (LwnFeedSet        *self,
                                                     const char        *url);
-guint       lwn_feed_set_count_link_feeds          (LwnFeedSet        *self,
-                                                    const char        *url);
 /* clang-format on */
 
 G_END_DECLS

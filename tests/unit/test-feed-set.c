@@ -14,7 +14,7 @@
 #include "lwn-cli.h"
 #include "lwn-feed-find.h"
 #include "lwn-feed-parser.h"
-#include "lwn-feed-set.h"
+#include "lwn-feed-set-private.h"
 #include "lwn-headline.h"
 #include "lwn-opml.h"
 #include "lwn-reader-private.h"
