@@ -547,7 +547,42 @@ feed_list_row_activated_cb (GtkTreeView *tree_view,
   choose_feed (self, id);
 }
 
-static void ensure_feed_list (LwnHeadlinesWindow *self);
+/* The popover's list of every feed: a click or Return on one shows it;
+ * typing finds one by name. */
+static void
+ensure_feed_list (LwnHeadlinesWindow *self)
+{
+  GtkWidget *scrolled;
+  GtkCellRenderer *renderer;
+  GtkTreeViewColumn *column;
+
+  if (self->feed_list != NULL)
+    return;
+
+  scrolled = gtk_scrolled_window_new (NULL, NULL);
+  renderer = gtk_cell_renderer_text_new ();
+  self->feed_store = gtk_list_store_new (N_FEED_COLUMNS, G_TYPE_STRING, G_TYPE_STRING);
+  self->feed_list = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->feed_store)));
+  gtk_tree_view_set_headers_visible (self->feed_list, FALSE);
+  gtk_tree_view_set_activate_on_single_click (self->feed_list, TRUE);
+  gtk_tree_view_set_search_column (self->feed_list, FEED_COLUMN_LABEL);
+  g_object_set (renderer, "ellipsize", PANGO_ELLIPSIZE_END, "xpad", 6, "ypad", 4, NULL);
+  column = gtk_tree_view_column_new_with_attributes (NULL, renderer, "text", FEED_COLUMN_LABEL, NULL);
+  /* Every row as high as the first: the view measures no other. */
+  gtk_tree_view_column_set_sizing (column, GTK_TREE_VIEW_COLUMN_FIXED);
+  gtk_tree_view_append_column (self->feed_list, column);
+  gtk_tree_view_set_fixed_height_mode (self->feed_list, TRUE);
+  atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->feed_list)), _ ("Feeds"));
+  g_signal_connect (self->feed_list, "row-activated", G_CALLBACK (feed_list_row_activated_cb), self);
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_width (GTK_SCROLLED_WINDOW (scrolled), 300);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 480);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->feed_list));
+  gtk_widget_show_all (scrolled);
+  gtk_container_add (GTK_CONTAINER (self->feed_popover), scrolled);
+}
 
 /* The list opens at the feed shown, which has the cursor. */
 static void
@@ -913,43 +948,6 @@ init_feed_chooser (LwnHeadlinesWindow *self)
   self->feed_popover = GTK_POPOVER (gtk_popover_new (self->feed_chooser));
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->feed_chooser), GTK_WIDGET (self->feed_popover));
   g_signal_connect (self->feed_popover, "show", G_CALLBACK (feed_popover_show_cb), self);
-}
-
-/* The popover's list of every feed: a click or Return on one shows it;
- * typing finds one by name. */
-static void
-ensure_feed_list (LwnHeadlinesWindow *self)
-{
-  GtkWidget *scrolled;
-  GtkCellRenderer *renderer;
-  GtkTreeViewColumn *column;
-
-  if (self->feed_list != NULL)
-    return;
-
-  scrolled = gtk_scrolled_window_new (NULL, NULL);
-  renderer = gtk_cell_renderer_text_new ();
-  self->feed_store = gtk_list_store_new (N_FEED_COLUMNS, G_TYPE_STRING, G_TYPE_STRING);
-  self->feed_list = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->feed_store)));
-  gtk_tree_view_set_headers_visible (self->feed_list, FALSE);
-  gtk_tree_view_set_activate_on_single_click (self->feed_list, TRUE);
-  gtk_tree_view_set_search_column (self->feed_list, FEED_COLUMN_LABEL);
-  g_object_set (renderer, "ellipsize", PANGO_ELLIPSIZE_END, "xpad", 6, "ypad", 4, NULL);
-  column = gtk_tree_view_column_new_with_attributes (NULL, renderer, "text", FEED_COLUMN_LABEL, NULL);
-  /* Every row as high as the first: the view measures no other. */
-  gtk_tree_view_column_set_sizing (column, GTK_TREE_VIEW_COLUMN_FIXED);
-  gtk_tree_view_append_column (self->feed_list, column);
-  gtk_tree_view_set_fixed_height_mode (self->feed_list, TRUE);
-  atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->feed_list)), _ ("Feeds"));
-  g_signal_connect (self->feed_list, "row-activated", G_CALLBACK (feed_list_row_activated_cb), self);
-
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_width (GTK_SCROLLED_WINDOW (scrolled), 300);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 480);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->feed_list));
-  gtk_widget_show_all (scrolled);
-  gtk_container_add (GTK_CONTAINER (self->feed_popover), scrolled);
 }
 
 static void

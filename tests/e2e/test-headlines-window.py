@@ -857,6 +857,20 @@ def choose_feed(window, index):
     atspi.wait_for(lambda: feed_list_closed(window), "the list of feeds closed on a choice")
 
 
+def open_window_on_two_feeds(s, other, first, second):
+    """Follows the test server's feed with first and other's with second, and opens the
+    window once the menu shows both; returns the applet, its menu, application and window."""
+    s.server.set_items(first)
+    other.set_body(e2e.rss1(second, "Second News"))
+    applet = s.start("--feed-url", other.url)
+    menu = applet.menu()
+    last = e2e.BULLET + second[-1]["title"]
+    menu.wait(lambda entries: [entry["label"] for entry in entries].count(last) == 1, "both feeds in the menu")
+    app = s.application(applet)
+    menu.click(SHOW_HEADLINES)
+    return applet, menu, app, wait_window(app)
+
+
 def test_several_feeds(s):
     """With two feeds the header bar's title is the list of feeds, "All feeds" first, each
     with its unread count; a feed shows its own rows, "All feeds" every feed's rows one
@@ -864,19 +878,9 @@ def test_several_feeds(s):
     the rows of either feed."""
     first = [e2e.headline(958001, "First feed news"), e2e.headline(958002, "First feed more")]
     second = [e2e.headline(958101, "Second feed news"), e2e.headline(958102, "Second feed more")]
-    s.server.set_items(first)
     other = e2e.FeedServer()
     try:
-        other.set_body(e2e.rss1(second, "Second News"))
-        applet = s.start("--feed-url", other.url)
-        menu = applet.menu()
-        menu.wait(
-            lambda entries: [entry["label"] for entry in entries].count(e2e.BULLET + "Second feed more") == 1,
-            "both feeds in the menu",
-        )
-        app = s.application(applet)
-        menu.click(SHOW_HEADLINES)
-        window = wait_window(app)
+        applet, menu, app, window = open_window_on_two_feeds(s, other, first, second)
         wait_row_names(window, [item["title"] + UNREAD for item in first], "the first feed's rows")
         assert shown_feed(window) == "LWN.net (2)"
         atspi.wait_for(
@@ -925,19 +929,9 @@ def test_feed_list_made_late(s):
     follows the next change once made."""
     first = [e2e.headline(959001, "First feed news")]
     second = [e2e.headline(959101, "Second feed news")]
-    s.server.set_items(first)
     other = e2e.FeedServer()
     try:
-        other.set_body(e2e.rss1(second, "Second News"))
-        applet = s.start("--feed-url", other.url)
-        menu = applet.menu()
-        menu.wait(
-            lambda entries: [entry["label"] for entry in entries].count(e2e.BULLET + "Second feed news") == 1,
-            "both feeds in the menu",
-        )
-        app = s.application(applet)
-        menu.click(SHOW_HEADLINES)
-        window = wait_window(app)
+        applet, menu, app, window = open_window_on_two_feeds(s, other, first, second)
         wait_row_names(window, [first[0]["title"] + UNREAD], "the first feed's row")
         assert feed_list(window) is None
 

@@ -768,6 +768,16 @@ focused_position_settled (LwnHeadlineList *list,
   return wait_focused_position (list, expected, TRUE);
 }
 
+/* End pressed on the first headline's row: the focus settles on @last. */
+static void
+press_end_from_top (LwnHeadlineList *list,
+                    guint last)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
+  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
+  g_assert_cmpuint (focused_position_settled (list, last), ==, last);
+}
+
 /* The position of the focused row once it is another than @previous, or
  * after five seconds. */
 static guint
@@ -795,10 +805,7 @@ test_end_leaves_a_gap (void)
                   "Home to the first headline, and Page Down from there a page at a time");
 
   window = show_list (list, G_LIST_MODEL (headlines), 800);
-  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
-
-  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
-  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  press_end_from_top (list, 999);
   made = count_rows (list);
   g_assert_cmpuint (made, <, 200);
 
@@ -904,9 +911,7 @@ test_page_up_before_layout (void)
 
   window = show_list (list, G_LIST_MODEL (headlines), 800);
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gtk_widget_get_parent (GTK_WIDGET (list))));
-  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
-  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
-  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  press_end_from_top (list, 999);
   for (guint expected = 998; expected > 970; expected--)
     {
       g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_DISPLAY_LINES, -1);
@@ -989,9 +994,7 @@ test_refresh_and_search_with_a_gap (void)
                   "first matches, and Home and Up still go where they should");
 
   window = show_list (list, G_LIST_MODEL (headlines), 800);
-  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
-  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
-  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  press_end_from_top (list, 999);
   focused = g_object_ref (lwn_headline_row_get_headline (LWN_HEADLINE_ROW (gtk_container_get_focus_child (GTK_CONTAINER (list)))));
 
   for (guint i = 0; i < 3; i++)
@@ -1035,10 +1038,7 @@ test_end_in_a_tall_window (void)
                   "above them until the gap is out of sight, and the other rows are not made");
 
   window = show_list (list, G_LIST_MODEL (headlines), 3000);
-  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
-
-  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
-  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  press_end_from_top (list, 999);
   rows = count_rows_at_rest (list);
   g_test_message ("rows made after End: %u, page %.0f px", rows,
                   gtk_adjustment_get_page_size (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (gtk_widget_get_parent (GTK_WIDGET (list))))));
@@ -1077,10 +1077,7 @@ test_end_gap_waits_for_summaries (void)
   while (lwn_headline_list_get_first_match (list) == NULL && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (lwn_headline_list_get_first_match (list));
-  gtk_widget_grab_focus (GTK_WIDGET (lwn_headline_list_get_first_match (list)));
-
-  g_signal_emit_by_name (list, "move-cursor", GTK_MOVEMENT_BUFFER_ENDS, 1);
-  g_assert_cmpuint (focused_position_settled (list, 999), ==, 999);
+  press_end_from_top (list, 999);
   g_assert_cmpuint (count_rows (list), <, 200);
   g_assert_true (rows_have_text (list));
   for (guint i = 0; i < 1000; i++)
