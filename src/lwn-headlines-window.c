@@ -17,6 +17,7 @@
 /* What the info bar's own Escape binding answers: Escape there closes the
  * window, as it does everywhere else in it. */
 #define BACKGROUND_RESPONSE_KEEP_RUNNING GTK_RESPONSE_CANCEL
+#define FEED_LIST_WIDTH 300 /* px: the list of feeds in the header bar's popover */
 
 /* A rule between headlines, and a rule beside quotes; currentColor keeps
  * both visible in dark themes and high contrast. */
@@ -568,15 +569,17 @@ ensure_feed_list (LwnHeadlinesWindow *self)
   gtk_tree_view_set_search_column (self->feed_list, FEED_COLUMN_LABEL);
   g_object_set (renderer, "ellipsize", PANGO_ELLIPSIZE_END, "xpad", 6, "ypad", 4, NULL);
   column = gtk_tree_view_column_new_with_attributes (NULL, renderer, "text", FEED_COLUMN_LABEL, NULL);
-  /* Every row as high as the first: the view measures no other. */
+  /* Every row as high as the first: the view measures no other. A fixed
+   * column is as wide as it is told, and the list as wide as its column:
+   * the scrolled window's minimum counts only where it scrolls sideways. */
   gtk_tree_view_column_set_sizing (column, GTK_TREE_VIEW_COLUMN_FIXED);
+  gtk_tree_view_column_set_fixed_width (column, FEED_LIST_WIDTH);
   gtk_tree_view_append_column (self->feed_list, column);
   gtk_tree_view_set_fixed_height_mode (self->feed_list, TRUE);
   atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->feed_list)), _ ("Feeds"));
   g_signal_connect (self->feed_list, "row-activated", G_CALLBACK (feed_list_row_activated_cb), self);
 
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_width (GTK_SCROLLED_WINDOW (scrolled), 300);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 480);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->feed_list));

@@ -943,6 +943,10 @@ def test_feed_list_made_late(s):
             "the second feed's new headline in the menu",
         )
         assert feed_entries(window) == ["All feeds (3)", "LWN.net (1)", "Second News (2)"]
+        # As wide as its names need, not a sliver that cuts them to their first letter.
+        width = open_feed_list(window).extents()[2]
+        close_feed_list(window)
+        assert width >= 250, "the list of feeds is %d px wide" % width
 
         second.insert(0, e2e.headline(959103, "Second feed latest"))
         other.set_body(e2e.rss1(second, "Second News"))
