@@ -204,6 +204,20 @@ show_feed_activated (GSimpleAction *action,
     lwn_headlines_window_show_feed (self->headlines_window, g_variant_get_string (parameter, NULL));
 }
 
+/* The last entry of that submenu when not every feed fits in it: the
+ * window, with its list of every feed open. */
+static void
+choose_feed_activated (GSimpleAction *action,
+                       GVariant *parameter,
+                       gpointer user_data)
+{
+  LwnApplication *self = user_data;
+
+  show_headlines_activated (action, NULL, self);
+  if (self->headlines_window != NULL)
+    lwn_headlines_window_choose_feed (self->headlines_window);
+}
+
 static void
 about_activated (GSimpleAction *action,
                  GVariant *parameter,
@@ -306,6 +320,7 @@ add_actions (LwnApplication *self)
     { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "(ss)" },
     { .name = "show-headlines", .activate = show_headlines_activated },
     { .name = "show-feed", .activate = show_feed_activated, .parameter_type = "s" },
+    { .name = "choose-feed", .activate = choose_feed_activated },
     { .name = "about", .activate = about_activated },
     { .name = "preferences", .activate = preferences_activated },
     { .name = "refresh", .activate = refresh_activated },

@@ -1146,6 +1146,21 @@ lwn_headlines_window_show_feed (LwnHeadlinesWindow *self,
 }
 
 /**
+ * lwn_headlines_window_choose_feed:
+ *
+ * Opens the list of feeds, for a person to pick one, as the button that
+ * names the feed shown does. One feed has no list, and nothing opens.
+ */
+void
+lwn_headlines_window_choose_feed (LwnHeadlinesWindow *self)
+{
+  g_return_if_fail (LWN_IS_HEADLINES_WINDOW (self));
+
+  if (lwn_feed_set_get_n_feeds (self->feeds) > 1)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->feed_chooser), TRUE);
+}
+
+/**
  * lwn_headlines_window_start_search:
  * @text: the words to look for
  *

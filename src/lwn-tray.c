@@ -82,6 +82,7 @@ struct _LwnTray
   GtkMenu *feeds_menu;
   GHashTable *feed_entries;      /* feed URL → its item in the Feeds submenu */
   GPtrArray *feed_entries_shown; /* GtkMenuItem*, in submenu order */
+  GtkWidget *more_feeds_item;    /* last in the submenu when not every feed fits */
   gboolean marking;              /* setting an unread mark, which GTK does by activating the item */
   GPtrArray *shown;              /* GtkMenuItem*, in menu order */
   GtkWidget *status_item;
@@ -311,6 +312,12 @@ indicator_connection_changed_cb (AppIndicator *indicator,
 }
 
 static void
+more_feeds_activate_cb (LwnTray *self)
+{
+  g_action_group_activate_action (self->actions, "choose-feed", NULL);
+}
+
+static void
 build_menu (LwnTray *self)
 {
   GtkWidget *feeds_keeper;
@@ -332,6 +339,10 @@ build_menu (LwnTray *self)
   feeds_keeper = gtk_menu_item_new ();
   gtk_widget_set_no_show_all (feeds_keeper, TRUE);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->feeds_menu), feeds_keeper);
+  self->more_feeds_item = gtk_menu_item_new_with_label ("");
+  gtk_widget_set_no_show_all (self->more_feeds_item, TRUE);
+  g_signal_connect_swapped (self->more_feeds_item, "activate", G_CALLBACK (more_feeds_activate_cb), self);
+  gtk_menu_shell_append (GTK_MENU_SHELL (self->feeds_menu), self->more_feeds_item);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->feeds_item);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
 
@@ -579,6 +590,7 @@ show_feeds_item (LwnTray *self,
     {
       g_hash_table_remove_all (self->feed_entries);
       g_ptr_array_set_size (self->feed_entries_shown, 0);
+      item_set_visible (self->more_feeds_item, FALSE);
     }
 }
 
@@ -807,19 +819,34 @@ feed_entry_activate_cb (GtkMenuItem *item,
   g_action_group_activate_action (self->actions, "show-feed", g_variant_new_string (url));
 }
 
-/* The Feeds submenu: every feed, in the list's order, each opening the
- * window on its headlines. Items are kept by address, so that only what
- * changed is sent to the tray host. */
+/* How many rows the Feeds submenu may have. A host that opens it beside the
+ * menu lets it be no taller than the screen: waybar's neither scrolls nor
+ * shrinks it, and Plasma places a taller one off the screen the first time
+ * it opens. GNOME Shell opens it inside the menu, which scrolls. */
+static guint
+feed_entries_that_fit (LwnTray *self)
+{
+  if (self->menu_metrics.inline_submenus)
+    return G_MAXUINT;
+  return MAX (lwn_desktop_fit_menu_rows (&self->menu_metrics, smallest_monitor_height (), 0, 0), 2);
+}
+
+/* The Feeds submenu: the feeds, in the list's order, each opening the
+ * window on its headlines; when they do not all fit, as many as do, and
+ * last "N more feeds…", which opens the window's list of every feed. Items
+ * are kept by address, so that only what changed is sent to the tray host. */
 static void
 show_feed_entries (LwnTray *self)
 {
   guint n_feeds = lwn_feed_set_get_n_feeds (self->feeds);
+  guint fit = feed_entries_that_fit (self);
+  guint n_listed = n_feeds <= fit ? n_feeds : fit - 1;
   g_autoptr (GPtrArray) ordered = g_ptr_array_new ();
   g_autoptr (GHashTable) listed = g_hash_table_new (NULL, NULL);
   GHashTableIter iter;
   gpointer value;
 
-  for (guint i = 0; i < n_feeds; i++)
+  for (guint i = 0; i < n_listed; i++)
     {
       LwnReader *reader = lwn_feed_set_get_reader (self->feeds, i);
       const char *url = lwn_reader_get_feed_url (reader);
@@ -852,6 +879,17 @@ show_feed_entries (LwnTray *self)
   items_place (self->feeds_menu, ordered, 0);
   g_ptr_array_set_size (self->feed_entries_shown, 0);
   g_ptr_array_extend (self->feed_entries_shown, ordered, NULL, NULL);
+
+  if (n_listed < n_feeds)
+    {
+      guint n_more = n_feeds - n_listed;
+      /* Translators: the last entry of the tray menu's All Feeds submenu when not every feed fits in it; it opens
+       * the headlines window's list of feeds. */
+      g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more feed…", "%u more feeds…", n_more), n_more);
+
+      item_set_label (self->more_feeds_item, label);
+    }
+  item_set_visible (self->more_feeds_item, n_listed < n_feeds);
 }
 
 /* Rows for the newest headlines: all the menu has but the Feeds submenu's,

@@ -326,7 +326,8 @@ class Run:
         """With more than three feeds: the newest headlines, exactly those the pick
         chooses, each after its feed's short name and marked unread as the model says; then
         All Feeds, whose submenu lists every feed followed, in the list's order, with its
-        unread count or what it lacks. Where the rules let a headline be read or not and
+        unread count or what it lacks (the test's 1800-px screen holds 62 rows of it, more
+        than the feeds a sequence follows, so none is left for "N more feeds…"). Where the rules let a headline be read or not and
         that changes the pick, every row is still a headline of a followed feed, under its
         feed's name, and no more rows than max-items."""
         m = self.model

@@ -1010,6 +1010,56 @@ def test_many_feeds_menu(s):
     assert_healthy(applet)
 
 
+def test_more_feeds_than_fit(s):
+    """Forty feeds on a 1024x768 screen beside the menu (no GNOME Shell, which opens
+    the submenu inside the menu): All Feeds lists as many as the screen holds, and last
+    "16 more feeds…", which opens the window with its list of every feed open, where
+    a feed the submenu did not list is one click away."""
+    folder = os.path.join(s.root, "feeds")
+    os.makedirs(folder)
+    names = ["Feed %02d" % number for number in range(40)]
+    urls = []
+    for number, name in enumerate(names):
+        items = [e2e.headline(962000 + 10 * number, "%s story" % name, date=hours_ago(number))]
+        path = os.path.join(folder, "feed%02d.rdf" % number)
+        with open(path, "wb") as feed:
+            feed.write(e2e.rss1(items, name))
+        urls.append("file://" + path)
+    arguments = []
+    for url in urls[1:]:
+        arguments += ["--feed-url", url]
+    xvfb, display = e2e.start_xvfb("1024x768")
+    try:
+        s.env["DISPLAY"] = display
+        s.env["XDG_CURRENT_DESKTOP"] = "XFCE"
+        applet = s.start(*arguments, feed_url=urls[0])
+        menu = applet.menu()
+        # (768 px less 64 for the panel and the frame) / 28 px a row: 25 rows.
+        listed = [name + " \u2014 1 unread" for name in names[:24]] + ["16 more feeds" + e2e.ELLIPSIS]
+
+        def submenu_labels(entries):
+            submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
+            return [child["label"] for child in submenus[0]["submenu"] if child["visible"]] if submenus else None
+
+        menu.wait(lambda entries: submenu_labels(entries) == listed, "24 feeds and the rest in one entry")
+        submenu = [entry for entry in menu.items() if entry["label"] == "All Feeds"][0]["submenu"]
+        more = [child for child in submenu if child["label"] == listed[-1]][0]
+        menu.click_id(more["id"])
+        app = s.application(applet)
+        window = wait_window(app)
+        table = atspi.wait_for(lambda: feed_list(window), "the list of feeds open with the window")
+        cells = feed_cells(table)
+        assert [cell.name for cell in cells] == ["All feeds (40)"] + [name + " (1)" for name in names], [
+            cell.name for cell in cells
+        ]
+        assert cells[31].do_action("Activate")
+        atspi.wait_for(lambda: feed_list_closed(window), "the list of feeds closed on a choice")
+        wait_row_names(window, ["Feed 30 story" + UNREAD], "the rows of a feed the submenu did not list")
+        assert_healthy(applet)
+    finally:
+        e2e.stop_process(xvfb)
+
+
 def test_all_feeds_submenu_from_the_start(s):
     """All Feeds is a submenu from the menu's first layout, before any feed has answered:
     a host that first sees it without children-display (Plasma's) keeps it a plain item,
@@ -1059,6 +1109,7 @@ TESTS = [
     ("several feeds: one at a time or all, searched across", test_several_feeds),
     ("the list of feeds first opened after a feed changed", test_feed_list_made_late),
     ("twelve feeds: the newest of all in the menu, and a feed opened from All Feeds", test_many_feeds_menu),
+    ("forty feeds on a short screen: All Feeds ends in the window's list of the rest", test_more_feeds_than_fit),
     ("All Feeds is a submenu before the feeds answer", test_all_feeds_submenu_from_the_start),
     ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),
 ]
