@@ -205,7 +205,8 @@ show_feed_activated (GSimpleAction *action,
 }
 
 /* The last entry of that submenu when not every feed fits in it: the
- * window, with its list of every feed open. */
+ * window, with its list of every feed open at the first the submenu left
+ * out. */
 static void
 choose_feed_activated (GSimpleAction *action,
                        GVariant *parameter,
@@ -215,7 +216,7 @@ choose_feed_activated (GSimpleAction *action,
 
   show_headlines_activated (action, NULL, self);
   if (self->headlines_window != NULL)
-    lwn_headlines_window_choose_feed (self->headlines_window);
+    lwn_headlines_window_choose_feed (self->headlines_window, g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -320,7 +321,7 @@ add_actions (LwnApplication *self)
     { .name = "open-headline", .activate = open_headline_activated, .parameter_type = "(ss)" },
     { .name = "show-headlines", .activate = show_headlines_activated },
     { .name = "show-feed", .activate = show_feed_activated, .parameter_type = "s" },
-    { .name = "choose-feed", .activate = choose_feed_activated },
+    { .name = "choose-feed", .activate = choose_feed_activated, .parameter_type = "s" },
     { .name = "about", .activate = about_activated },
     { .name = "preferences", .activate = preferences_activated },
     { .name = "refresh", .activate = refresh_activated },

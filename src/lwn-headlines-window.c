@@ -55,6 +55,9 @@ struct _LwnHeadlinesWindow
   GtkPopover *feed_popover;
   GtkTreeView *feed_list;
   GtkListStore *feed_store; /* FEED_COLUMN_LABEL, FEED_COLUMN_ID */
+  char *feed_list_start;    /* the feed the list opens at next, at its top; NULL: the one shown */
+  int feed_list_scroll_row; /* the row the list scrolls to once it has its size, or -1 */
+  gboolean feed_list_scroll_to_top;
   GtkInfoBar *background_bar;
   GtkToggleButton *search_button;
   GtkSearchBar *search_bar;
@@ -341,7 +344,7 @@ show_state (LwnHeadlinesWindow *self)
   gboolean refreshing = FALSE;
   LwnReaderState state = shown_state (self, &error, &refreshing);
   /* Translators: the headlines window's title when it shows every feed's headlines. */
-  g_autofree char *site = self->all != NULL ? g_strdup (_ ("All feeds")) : lwn_reader_dup_site_name (self->reader);
+  g_autofree char *name = self->all != NULL ? g_strdup (_ ("All feeds")) : lwn_reader_dup_name (self->reader);
   const char *page = state == LWN_READER_STATE_READY    ? (self->searching_in_vain ? "no-matches" : "headlines")
                      : state == LWN_READER_STATE_FAILED ? "error"
                                                         : "loading";
@@ -349,10 +352,10 @@ show_state (LwnHeadlinesWindow *self)
 
   /* Set only when they change: each new text is laid out again, and a
    * window title is a round trip to the X server. */
-  if (g_strcmp0 (gtk_header_bar_get_title (self->header_bar), site) != 0)
-    gtk_header_bar_set_title (self->header_bar, site);
+  if (g_strcmp0 (gtk_header_bar_get_title (self->header_bar), name) != 0)
+    gtk_header_bar_set_title (self->header_bar, name);
   /* Translators: the window's title, for window switchers and screen readers; %s is the feed's name. */
-  title = g_strdup_printf (_ ("Headlines — %s"), site);
+  title = g_strdup_printf (_ ("Headlines — %s"), name);
   if (g_strcmp0 (gtk_window_get_title (GTK_WINDOW (self)), title) != 0)
     gtk_window_set_title (GTK_WINDOW (self), title);
   if (g_strcmp0 (gtk_header_bar_get_subtitle (self->header_bar), lwn_reader_get_status (self->reader)) != 0)
@@ -548,6 +551,31 @@ feed_list_row_activated_cb (GtkTreeView *tree_view,
   choose_feed (self, id);
 }
 
+static void
+scroll_feed_list (LwnHeadlinesWindow *self)
+{
+  g_autoptr (GtkTreePath) path = NULL;
+
+  /* The list may have been filled anew, shorter, since. */
+  if (self->feed_list_scroll_row >= gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->feed_store), NULL))
+    return;
+  path = gtk_tree_path_new_from_indices (self->feed_list_scroll_row, -1);
+  gtk_tree_view_scroll_to_cell (self->feed_list, path, NULL, self->feed_list_scroll_to_top, 0, 0);
+}
+
+/* A popover's list scrolls by the height it had when it last showed, or by
+ * none at its first: it scrolls again once it has its size. */
+static void
+feed_list_size_allocate_cb (GtkWidget *widget,
+                            GdkRectangle *allocation,
+                            LwnHeadlinesWindow *self)
+{
+  if (self->feed_list_scroll_row < 0)
+    return;
+  scroll_feed_list (self);
+  self->feed_list_scroll_row = -1;
+}
+
 /* The popover's list of every feed: a click or Return on one shows it;
  * typing finds one by name. */
 static void
@@ -578,6 +606,7 @@ ensure_feed_list (LwnHeadlinesWindow *self)
   gtk_tree_view_set_fixed_height_mode (self->feed_list, TRUE);
   atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self->feed_list)), _ ("Feeds"));
   g_signal_connect (self->feed_list, "row-activated", G_CALLBACK (feed_list_row_activated_cb), self);
+  g_signal_connect_after (self->feed_list, "size-allocate", G_CALLBACK (feed_list_size_allocate_cb), self);
 
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 480);
@@ -587,12 +616,15 @@ ensure_feed_list (LwnHeadlinesWindow *self)
   gtk_container_add (GTK_CONTAINER (self->feed_popover), scrolled);
 }
 
-/* The list opens at the feed shown, which has the cursor. */
+/* The list opens at the feed shown, which has the cursor, or at the top at
+ * the one it was asked to start at. */
 static void
 feed_popover_show_cb (GtkPopover *popover,
                       LwnHeadlinesWindow *self)
 {
-  const char *active = self->all != NULL ? ALL_FEEDS_ID : lwn_reader_get_feed_url (self->reader);
+  g_autofree char *start = g_steal_pointer (&self->feed_list_start);
+  const char *active = start != NULL ? start : self->all != NULL ? ALL_FEEDS_ID
+                                                                 : lwn_reader_get_feed_url (self->reader);
   GtkTreeModel *model;
   GtkTreeIter iter;
 
@@ -613,7 +645,9 @@ feed_popover_show_cb (GtkPopover *popover,
           g_autoptr (GtkTreePath) path = gtk_tree_model_get_path (model, &iter);
 
           gtk_tree_view_set_cursor (self->feed_list, path, NULL, FALSE);
-          gtk_tree_view_scroll_to_cell (self->feed_list, path, NULL, FALSE, 0, 0);
+          self->feed_list_scroll_row = gtk_tree_path_get_indices (path)[0];
+          self->feed_list_scroll_to_top = start != NULL;
+          scroll_feed_list (self);
           break;
         }
     }
@@ -841,6 +875,7 @@ lwn_headlines_window_dispose (GObject *object)
   g_clear_object (&self->feeds);
   g_clear_object (&self->settings);
   g_clear_object (&self->feed_chooser);
+  g_clear_pointer (&self->feed_list_start, g_free);
   g_clear_object (&self->feed_store);
 
   G_OBJECT_CLASS (lwn_headlines_window_parent_class)->dispose (object);
@@ -962,6 +997,7 @@ lwn_headlines_window_init (LwnHeadlinesWindow *self)
   };
   GtkWidget *placeholder;
 
+  self->feed_list_scroll_row = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
   add_window_css (GTK_WIDGET (self));
 
@@ -1147,16 +1183,25 @@ lwn_headlines_window_show_feed (LwnHeadlinesWindow *self,
 
 /**
  * lwn_headlines_window_choose_feed:
+ * @start_url: (nullable): the address of the feed the list opens at, at its
+ *   top, with the cursor; %NULL (or one not followed) for the feed shown
  *
  * Opens the list of feeds, for a person to pick one, as the button that
  * names the feed shown does. One feed has no list, and nothing opens.
  */
 void
-lwn_headlines_window_choose_feed (LwnHeadlinesWindow *self)
+lwn_headlines_window_choose_feed (LwnHeadlinesWindow *self,
+                                  const char *start_url)
 {
   g_return_if_fail (LWN_IS_HEADLINES_WINDOW (self));
 
-  if (lwn_feed_set_get_n_feeds (self->feeds) > 1)
+  if (lwn_feed_set_get_n_feeds (self->feeds) <= 1)
+    return;
+  g_free (self->feed_list_start);
+  self->feed_list_start = start_url != NULL && lwn_feed_set_find_url (self->feeds, start_url) != NULL ? g_strdup (start_url) : NULL;
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->feed_chooser)))
+    feed_popover_show_cb (self->feed_popover, self);
+  else
     gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->feed_chooser), TRUE);
 }
 

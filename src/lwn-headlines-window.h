@@ -19,7 +19,8 @@ void                lwn_headlines_window_set_in_tray (LwnHeadlinesWindow *self,
                                                       gboolean            in_tray);
 void                lwn_headlines_window_show_feed   (LwnHeadlinesWindow *self,
                                                       const char         *feed_url);
-void                lwn_headlines_window_choose_feed (LwnHeadlinesWindow *self);
+void                lwn_headlines_window_choose_feed (LwnHeadlinesWindow *self,
+                                                      const char         *start_url);
 void                lwn_headlines_window_start_search (LwnHeadlinesWindow *self,
                                                        const char         *text);
 void                lwn_headlines_window_prepare     (LwnFeedSet         *feeds);

@@ -312,9 +312,12 @@ indicator_connection_changed_cb (AppIndicator *indicator,
 }
 
 static void
-more_feeds_activate_cb (LwnTray *self)
+more_feeds_activate_cb (GtkMenuItem *item,
+                        LwnTray *self)
 {
-  g_action_group_activate_action (self->actions, "choose-feed", NULL);
+  const char *start = g_object_get_data (G_OBJECT (item), "lwn-feed");
+
+  g_action_group_activate_action (self->actions, "choose-feed", g_variant_new_string (start != NULL ? start : ""));
 }
 
 static void
@@ -341,7 +344,7 @@ build_menu (LwnTray *self)
   gtk_menu_shell_append (GTK_MENU_SHELL (self->feeds_menu), feeds_keeper);
   self->more_feeds_item = gtk_menu_item_new_with_label ("");
   gtk_widget_set_no_show_all (self->more_feeds_item, TRUE);
-  g_signal_connect_swapped (self->more_feeds_item, "activate", G_CALLBACK (more_feeds_activate_cb), self);
+  g_signal_connect (self->more_feeds_item, "activate", G_CALLBACK (more_feeds_activate_cb), self);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->feeds_menu), self->more_feeds_item);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), self->feeds_item);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->menu), gtk_separator_menu_item_new ());
@@ -888,6 +891,8 @@ show_feed_entries (LwnTray *self)
       g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more feed…", "%u more feeds…", n_more), n_more);
 
       item_set_label (self->more_feeds_item, label);
+      g_object_set_data_full (G_OBJECT (self->more_feeds_item), "lwn-feed",
+                              g_strdup (lwn_reader_get_feed_url (lwn_feed_set_get_reader (self->feeds, n_listed))), g_free);
     }
   item_set_visible (self->more_feeds_item, n_listed < n_feeds);
 }

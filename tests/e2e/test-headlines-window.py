@@ -1011,13 +1011,13 @@ def test_many_feeds_menu(s):
 
 
 def test_more_feeds_than_fit(s):
-    """Forty feeds on a 1024x768 screen beside the menu (no GNOME Shell, which opens
+    """Sixty feeds on a 1024x768 screen beside the menu (no GNOME Shell, which opens
     the submenu inside the menu): All Feeds lists as many as the screen holds, and last
-    "16 more feeds…", which opens the window with its list of every feed open, where
-    a feed the submenu did not list is one click away."""
+    "36 more feeds…", which opens the window with its list of every feed open at the
+    first the submenu left out, at the top, where that feed is one click away."""
     folder = os.path.join(s.root, "feeds")
     os.makedirs(folder)
-    names = ["Feed %02d" % number for number in range(40)]
+    names = ["Feed %02d" % number for number in range(60)]
     urls = []
     for number, name in enumerate(names):
         items = [e2e.headline(962000 + 10 * number, "%s story" % name, date=hours_ago(number))]
@@ -1035,26 +1035,46 @@ def test_more_feeds_than_fit(s):
         applet = s.start(*arguments, feed_url=urls[0])
         menu = applet.menu()
         # (768 px less 64 for the panel and the frame) / 28 px a row: 25 rows.
-        listed = [name + " \u2014 1 unread" for name in names[:24]] + ["16 more feeds" + e2e.ELLIPSIS]
+        listed = [name + " \u2014 1 unread" for name in names[:24]] + ["36 more feeds" + e2e.ELLIPSIS]
 
         def submenu_labels(entries):
             submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
             return [child["label"] for child in submenus[0]["submenu"] if child["visible"]] if submenus else None
 
         menu.wait(lambda entries: submenu_labels(entries) == listed, "24 feeds and the rest in one entry")
-        submenu = [entry for entry in menu.items() if entry["label"] == "All Feeds"][0]["submenu"]
-        more = [child for child in submenu if child["label"] == listed[-1]][0]
-        menu.click_id(more["id"])
+
+        def in_view(table):
+            top, height = table.extents()[1], table.extents()[3]
+            return [cell.name for cell in feed_cells(table) if top <= cell.extents()[1] < top + height]
+
+        # The list opened with the window, before it has its size, still shows the
+        # feed shown, with the cursor.
+        app_path = "/" + e2e.APP_ID.replace(".", "/")
+        for name, parameter in (("show-feed", urls[40]), ("choose-feed", "")):
+            args = GLib.Variant("(sava{sv})", (name, [GLib.Variant("s", parameter)], {}))
+            s.bus.call(e2e.APP_ID, app_path, "org.gtk.Actions", "Activate", args, None)
         app = s.application(applet)
         window = wait_window(app)
         table = atspi.wait_for(lambda: feed_list(window), "the list of feeds open with the window")
+        atspi.wait_for(lambda: "Feed 40 (1)" in in_view(table), "feed 40, shown, in the list's view")
+        assert feed_cells(table)[41].has_state(atspi.State.SELECTED)
+        close_feed_list(window)
+
+        submenu = [entry for entry in menu.items() if entry["label"] == "All Feeds"][0]["submenu"]
+        more = [child for child in submenu if child["label"] == listed[-1]][0]
+        menu.click_id(more["id"])
+        table = atspi.wait_for(lambda: feed_list(window), "the list of feeds open again")
         cells = feed_cells(table)
-        assert [cell.name for cell in cells] == ["All feeds (40)"] + [name + " (1)" for name in names], [
+        assert [cell.name for cell in cells] == ["All feeds (60)"] + [name + " (1)" for name in names], [
             cell.name for cell in cells
         ]
-        assert cells[31].do_action("Activate")
+        # "All feeds" first: feed 24, the first left out, is the 26th entry, at the top
+        # of the list's view, with the cursor.
+        atspi.wait_for(lambda: in_view(table)[:1] == ["Feed 24 (1)"], "the list of feeds at feed 24")
+        assert cells[25].has_state(atspi.State.SELECTED), cells[25].states()
+        assert cells[25].do_action("Activate")
         atspi.wait_for(lambda: feed_list_closed(window), "the list of feeds closed on a choice")
-        wait_row_names(window, ["Feed 30 story" + UNREAD], "the rows of a feed the submenu did not list")
+        wait_row_names(window, ["Feed 24 story" + UNREAD], "the rows of a feed the submenu did not list")
         assert_healthy(applet)
     finally:
         e2e.stop_process(xvfb)
@@ -1109,7 +1129,7 @@ TESTS = [
     ("several feeds: one at a time or all, searched across", test_several_feeds),
     ("the list of feeds first opened after a feed changed", test_feed_list_made_late),
     ("twelve feeds: the newest of all in the menu, and a feed opened from All Feeds", test_many_feeds_menu),
-    ("forty feeds on a short screen: All Feeds ends in the window's list of the rest", test_more_feeds_than_fit),
+    ("sixty feeds on a short screen: All Feeds ends in the window's list of the rest", test_more_feeds_than_fit),
     ("All Feeds is a submenu before the feeds answer", test_all_feeds_submenu_from_the_start),
     ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),
 ]
