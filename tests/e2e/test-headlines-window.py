@@ -1025,14 +1025,15 @@ def test_more_feeds_than_fit(s):
         with open(path, "wb") as feed:
             feed.write(e2e.rss1(items, name))
         urls.append("file://" + path)
-    arguments = []
-    for url in urls[1:]:
-        arguments += ["--feed-url", url]
+    # Feed 40 goes by the name the person gave it.
+    names[40] = "Forty, renamed"
+    feeds = [(url, name if number == 40 else "", True) for number, (url, name) in enumerate(zip(urls, names))]
+    s.gsettings("set", SCHEMA, "feeds", GLib.Variant("a(ssb)", feeds).print_(False))
     xvfb, display = e2e.start_xvfb("1024x768")
     try:
         s.env["DISPLAY"] = display
         s.env["XDG_CURRENT_DESKTOP"] = "XFCE"
-        applet = s.start(*arguments, feed_url=urls[0])
+        applet = s.start(use_settings=True)
         menu = applet.menu()
         # (768 px less 64 for the panel and the frame) / 28 px a row: 25 rows.
         listed = [name + " \u2014 1 unread" for name in names[:24]] + ["36 more feeds" + e2e.ELLIPSIS]
@@ -1056,8 +1057,10 @@ def test_more_feeds_than_fit(s):
         app = s.application(applet)
         window = wait_window(app)
         table = atspi.wait_for(lambda: feed_list(window), "the list of feeds open with the window")
-        atspi.wait_for(lambda: "Feed 40 (1)" in in_view(table), "feed 40, shown, in the list's view")
+        atspi.wait_for(lambda: "Forty, renamed (1)" in in_view(table), "feed 40, shown, in the list's view")
         assert feed_cells(table)[41].has_state(atspi.State.SELECTED)
+        # The window's title names the feed as the list does.
+        assert window.name == "Headlines \u2014 Forty, renamed", window.name
         close_feed_list(window)
 
         submenu = [entry for entry in menu.items() if entry["label"] == "All Feeds"][0]["submenu"]
