@@ -424,6 +424,8 @@ update_feed_store (LwnHeadlinesWindow *self,
   if (same)
     return;
 
+  /* A row the list was to scroll to may be another feed's now. */
+  self->feed_list_scroll_row = -1;
   gtk_tree_view_set_model (self->feed_list, NULL);
   gtk_list_store_clear (self->feed_store);
   for (guint i = 0; i < ids->len; i++)
@@ -652,6 +654,15 @@ feed_popover_show_cb (GtkPopover *popover,
         }
     }
   gtk_widget_grab_focus (GTK_WIDGET (self->feed_list));
+}
+
+/* What the list was asked to open at, or scroll to, is for that opening. */
+static void
+feed_popover_closed_cb (GtkPopover *popover,
+                        LwnHeadlinesWindow *self)
+{
+  self->feed_list_scroll_row = -1;
+  g_clear_pointer (&self->feed_list_start, g_free);
 }
 
 /* The window's size ------------------------------------------------------- */
@@ -986,6 +997,7 @@ init_feed_chooser (LwnHeadlinesWindow *self)
   self->feed_popover = GTK_POPOVER (gtk_popover_new (self->feed_chooser));
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->feed_chooser), GTK_WIDGET (self->feed_popover));
   g_signal_connect (self->feed_popover, "show", G_CALLBACK (feed_popover_show_cb), self);
+  g_signal_connect (self->feed_popover, "closed", G_CALLBACK (feed_popover_closed_cb), self);
 }
 
 static void
@@ -1199,10 +1211,11 @@ lwn_headlines_window_choose_feed (LwnHeadlinesWindow *self,
     return;
   g_free (self->feed_list_start);
   self->feed_list_start = start_url != NULL && lwn_feed_set_find_url (self->feeds, start_url) != NULL ? g_strdup (start_url) : NULL;
-  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->feed_chooser)))
+  /* An open list, or one still fading out with its button already up, gets
+   * no "show": it is moved to the feed here. */
+  if (gtk_widget_get_visible (GTK_WIDGET (self->feed_popover)))
     feed_popover_show_cb (self->feed_popover, self);
-  else
-    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->feed_chooser), TRUE);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->feed_chooser), TRUE);
 }
 
 /**

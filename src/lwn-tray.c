@@ -343,6 +343,7 @@ build_menu (LwnTray *self)
   gtk_widget_set_no_show_all (feeds_keeper, TRUE);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->feeds_menu), feeds_keeper);
   self->more_feeds_item = gtk_menu_item_new_with_label ("");
+  gtk_menu_item_set_use_underline (GTK_MENU_ITEM (self->more_feeds_item), TRUE);
   gtk_widget_set_no_show_all (self->more_feeds_item, TRUE);
   g_signal_connect (self->more_feeds_item, "activate", G_CALLBACK (more_feeds_activate_cb), self);
   gtk_menu_shell_append (GTK_MENU_SHELL (self->feeds_menu), self->more_feeds_item);
@@ -831,6 +832,7 @@ feed_entries_that_fit (LwnTray *self)
 {
   if (self->menu_metrics.inline_submenus)
     return G_MAXUINT;
+  /* One feed and "N more feeds…" at the least, whatever the screen. */
   return MAX (lwn_desktop_fit_menu_rows (&self->menu_metrics, smallest_monitor_height (), 0, 0), 2);
 }
 
@@ -886,9 +888,10 @@ show_feed_entries (LwnTray *self)
   if (n_listed < n_feeds)
     {
       guint n_more = n_feeds - n_listed;
-      /* Translators: the last entry of the tray menu's All Feeds submenu when not every feed fits in it; it opens
-       * the headlines window's list of feeds. */
-      g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more feed…", "%u more feeds…", n_more), n_more);
+      /* Translators: the last entry of the tray menu's All Feeds submenu when not every feed fits in it, after
+       * the feeds that do; it opens the headlines window's list of feeds. %u is at least 2. */
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more feed…", "%u more feeds…", n_more), n_more);
+      g_autofree char *label = literal_label ("", text, LWN_TRAY_LABEL_CHARS);
 
       item_set_label (self->more_feeds_item, label);
       g_object_set_data_full (G_OBJECT (self->more_feeds_item), "lwn-feed",
@@ -912,7 +915,8 @@ newest_rows (LwnTray *self)
 
 /* With many feeds, a heading each would leave no room for headlines: the
  * newest across them all show, each after its feed's name, and the feeds
- * are one click further, in the Feeds submenu. */
+ * are one click further, in the Feeds submenu, or, past what the screen
+ * holds, in the window's list of feeds. */
 static void
 show_newest_across_feeds (LwnTray *self,
                           GPtrArray *items,
@@ -1281,9 +1285,9 @@ lwn_tray_set_host_present (LwnTray *self,
 /**
  * lwn_tray_new:
  * @actions: the application's actions, which the menu's commands activate:
- *   "open-headline" (a feed's address and an item id of that feed), "show-feed" (a feed's address), "refresh",
- *   "mark-all-read", "open-site",
- *   "quit", and the boolean state of "autostart"
+ *   "open-headline" (a feed's address and an item id of that feed), "show-feed" (a feed's address),
+ *   "choose-feed" (the first feed the Feeds submenu leaves out), "show-headlines", "refresh",
+ *   "mark-all-read", "open-site", "preferences", "quit", and the boolean state of "autostart"
  * @feeds: the feeds the menu shows
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
  *   icons in, for a program run from its source tree

@@ -22,7 +22,7 @@ its grouped notification "N new headlines from NAME"), and up to three feeds the
 shares its max-items rows between them under a heading each; past three it shows the
 newest headlines of all of them, each after its feed's short name (the pick of
 src/lwn-newest-headlines.c), then All Feeds, a submenu of every feed with its unread
-count. A feed no longer followed takes its notifications with it, shown or waiting; its
+count (on the test's tall screen, which holds them all). A feed no longer followed takes its notifications with it, shown or waiting; its
 state file and saved copy stay for the preferences' undo (LWN_FEED_SET_FORGET_SECONDS)
 and until the applet quits, and then go: a feed added back after that starts afresh,
 with a first run (the test waits for them to go before it adds a feed back).

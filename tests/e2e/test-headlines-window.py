@@ -1051,9 +1051,17 @@ def test_more_feeds_than_fit(s):
         # The list opened with the window, before it has its size, still shows the
         # feed shown, with the cursor.
         app_path = "/" + e2e.APP_ID.replace(".", "/")
-        for name, parameter in (("show-feed", urls[40]), ("choose-feed", "")):
+
+        def activate(name, parameter):
             args = GLib.Variant("(sava{sv})", (name, [GLib.Variant("s", parameter)], {}))
             s.bus.call(e2e.APP_ID, app_path, "org.gtk.Actions", "Activate", args, None)
+
+        def at_top(table, index):
+            """Whether the entry at index is the first in the list's view, whole."""
+            return abs(feed_cells(table)[index].extents()[1] - table.extents()[1]) <= 1
+
+        activate("show-feed", urls[40])
+        activate("choose-feed", "")
         app = s.application(applet)
         window = wait_window(app)
         table = atspi.wait_for(lambda: feed_list(window), "the list of feeds open with the window")
@@ -1073,11 +1081,57 @@ def test_more_feeds_than_fit(s):
         ]
         # "All feeds" first: feed 24, the first left out, is the 26th entry, at the top
         # of the list's view, with the cursor.
-        atspi.wait_for(lambda: in_view(table)[:1] == ["Feed 24 (1)"], "the list of feeds at feed 24")
+        atspi.wait_for(lambda: at_top(table, 25), "the list of feeds at feed 24")
         assert cells[25].has_state(atspi.State.SELECTED), cells[25].states()
-        assert cells[25].do_action("Activate")
+        # Asked again while it is open, the list moves to that feed.
+        activate("choose-feed", urls[35])
+        atspi.wait_for(lambda: at_top(table, 36), "the open list of feeds at feed 35")
+        assert cells[36].has_state(atspi.State.SELECTED), cells[36].states()
+        assert cells[36].do_action("Activate")
         atspi.wait_for(lambda: feed_list_closed(window), "the list of feeds closed on a choice")
-        wait_row_names(window, ["Feed 24 story" + UNREAD], "the rows of a feed the submenu did not list")
+        wait_row_names(window, ["Feed 35 story" + UNREAD], "the rows of a feed the submenu did not list")
+        assert_healthy(applet)
+    finally:
+        e2e.stop_process(xvfb)
+
+
+def test_feeds_submenu_boundary(s):
+    """At 1280x800 beside the menu the Feeds submenu has 26 rows: 26 feeds are all
+    listed, with no "more" entry; a 27th, added to the list, leaves 25 and "2 more
+    feeds…"; removed again, every feed is listed once more."""
+    folder = os.path.join(s.root, "feeds")
+    os.makedirs(folder)
+    names = ["Feed %02d" % number for number in range(27)]
+    feeds = []
+    for number, name in enumerate(names):
+        path = os.path.join(folder, "feed%02d.rdf" % number)
+        with open(path, "wb") as feed:
+            feed.write(e2e.rss1([e2e.headline(963000 + number, "%s story" % name)], name))
+        feeds.append(("file://" + path, "", True))
+
+    def follow(count):
+        s.gsettings("set", SCHEMA, "feeds", GLib.Variant("a(ssb)", feeds[:count]).print_(False))
+
+    def submenu_labels(entries):
+        submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
+        return [child["label"] for child in submenus[0]["submenu"] if child["visible"]] if submenus else None
+
+    entry = [name + " \u2014 1 unread" for name in names]
+    follow(26)
+    xvfb, display = e2e.start_xvfb("1280x800")
+    try:
+        s.env["DISPLAY"] = display
+        s.env["XDG_CURRENT_DESKTOP"] = "XFCE"
+        applet = s.start(use_settings=True)
+        menu = applet.menu()
+        menu.wait(lambda entries: submenu_labels(entries) == entry[:26], "all 26 feeds in the submenu")
+        follow(27)
+        menu.wait(
+            lambda entries: submenu_labels(entries) == entry[:25] + ["2 more feeds" + e2e.ELLIPSIS],
+            "25 feeds and 2 more",
+        )
+        follow(26)
+        menu.wait(lambda entries: submenu_labels(entries) == entry[:26], "all 26 feeds again")
         assert_healthy(applet)
     finally:
         e2e.stop_process(xvfb)
@@ -1133,6 +1187,7 @@ TESTS = [
     ("the list of feeds first opened after a feed changed", test_feed_list_made_late),
     ("twelve feeds: the newest of all in the menu, and a feed opened from All Feeds", test_many_feeds_menu),
     ("sixty feeds on a short screen: All Feeds ends in the window's list of the rest", test_more_feeds_than_fit),
+    ("26 and 27 feeds at 1280x800: the Feeds submenu's last row, a feed or the rest", test_feeds_submenu_boundary),
     ("All Feeds is a submenu before the feeds answer", test_all_feeds_submenu_from_the_start),
     ("a screen reader that asks a closed window for its children", test_reader_asks_closed_window),
 ]
