@@ -1010,39 +1010,61 @@ def test_many_feeds_menu(s):
     assert_healthy(applet)
 
 
+def one_item_feeds(s, names, first_id):
+    """Writes a feed of one headline, "NAME story", for each name, the first one the
+    newest, and returns their file: addresses."""
+    folder = os.path.join(s.root, "feeds")
+    os.makedirs(folder)
+    urls = []
+    for number, name in enumerate(names):
+        items = [e2e.headline(first_id + number, "%s story" % name, date=hours_ago(number))]
+        path = os.path.join(folder, "feed%02d.rdf" % number)
+        with open(path, "wb") as feed:
+            feed.write(e2e.rss1(items, name))
+        urls.append("file://" + path)
+    return urls
+
+
+def follow_feeds(s, feeds):
+    """Sets the feeds setting to feeds, (address, name, notify) triples."""
+    s.gsettings("set", SCHEMA, "feeds", GLib.Variant("a(ssb)", feeds).print_(False))
+
+
+def start_beside_menu(s, size):
+    """An X server of its own of that size, and the applet on it, told it runs on Xfce,
+    whose panel opens a submenu beside the menu; returns the server and the applet."""
+    xvfb, display = e2e.start_xvfb(size)
+    s.env["DISPLAY"] = display
+    s.env["XDG_CURRENT_DESKTOP"] = "XFCE"
+    try:
+        return xvfb, s.start(use_settings=True)
+    except BaseException:
+        e2e.stop_process(xvfb)
+        raise
+
+
+def feeds_submenu_labels(entries):
+    """The visible entries of the All Feeds submenu, or None while it does not show."""
+    submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
+    return [child["label"] for child in submenus[0]["submenu"] if child["visible"]] if submenus else None
+
+
 def test_more_feeds_than_fit(s):
     """Sixty feeds on a 1024x768 screen beside the menu (no GNOME Shell, which opens
     the submenu inside the menu): All Feeds lists as many as the screen holds, and last
     "36 more feeds…", which opens the window with its list of every feed open at the
     first the submenu left out, at the top, where that feed is one click away."""
-    folder = os.path.join(s.root, "feeds")
-    os.makedirs(folder)
     names = ["Feed %02d" % number for number in range(60)]
-    urls = []
-    for number, name in enumerate(names):
-        items = [e2e.headline(962000 + 10 * number, "%s story" % name, date=hours_ago(number))]
-        path = os.path.join(folder, "feed%02d.rdf" % number)
-        with open(path, "wb") as feed:
-            feed.write(e2e.rss1(items, name))
-        urls.append("file://" + path)
+    urls = one_item_feeds(s, names, 962000)
     # Feed 40 goes by the name the person gave it.
     names[40] = "Forty, renamed"
-    feeds = [(url, name if number == 40 else "", True) for number, (url, name) in enumerate(zip(urls, names))]
-    s.gsettings("set", SCHEMA, "feeds", GLib.Variant("a(ssb)", feeds).print_(False))
-    xvfb, display = e2e.start_xvfb("1024x768")
+    follow_feeds(s, [(url, name if number == 40 else "", True) for number, (url, name) in enumerate(zip(urls, names))])
+    xvfb, applet = start_beside_menu(s, "1024x768")
     try:
-        s.env["DISPLAY"] = display
-        s.env["XDG_CURRENT_DESKTOP"] = "XFCE"
-        applet = s.start(use_settings=True)
         menu = applet.menu()
         # (768 px less 64 for the panel and the frame) / 28 px a row: 25 rows.
         listed = [name + " \u2014 1 unread" for name in names[:24]] + ["36 more feeds" + e2e.ELLIPSIS]
-
-        def submenu_labels(entries):
-            submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
-            return [child["label"] for child in submenus[0]["submenu"] if child["visible"]] if submenus else None
-
-        menu.wait(lambda entries: submenu_labels(entries) == listed, "24 feeds and the rest in one entry")
+        menu.wait(lambda entries: feeds_submenu_labels(entries) == listed, "24 feeds and the rest in one entry")
 
         def in_view(table):
             top, height = table.extents()[1], table.extents()[3]
@@ -1099,39 +1121,21 @@ def test_feeds_submenu_boundary(s):
     """At 1280x800 beside the menu the Feeds submenu has 26 rows: 26 feeds are all
     listed, with no "more" entry; a 27th, added to the list, leaves 25 and "2 more
     feeds…"; removed again, every feed is listed once more."""
-    folder = os.path.join(s.root, "feeds")
-    os.makedirs(folder)
     names = ["Feed %02d" % number for number in range(27)]
-    feeds = []
-    for number, name in enumerate(names):
-        path = os.path.join(folder, "feed%02d.rdf" % number)
-        with open(path, "wb") as feed:
-            feed.write(e2e.rss1([e2e.headline(963000 + number, "%s story" % name)], name))
-        feeds.append(("file://" + path, "", True))
-
-    def follow(count):
-        s.gsettings("set", SCHEMA, "feeds", GLib.Variant("a(ssb)", feeds[:count]).print_(False))
-
-    def submenu_labels(entries):
-        submenus = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
-        return [child["label"] for child in submenus[0]["submenu"] if child["visible"]] if submenus else None
-
+    feeds = [(url, "", True) for url in one_item_feeds(s, names, 963000)]
     entry = [name + " \u2014 1 unread" for name in names]
-    follow(26)
-    xvfb, display = e2e.start_xvfb("1280x800")
+    follow_feeds(s, feeds[:26])
+    xvfb, applet = start_beside_menu(s, "1280x800")
     try:
-        s.env["DISPLAY"] = display
-        s.env["XDG_CURRENT_DESKTOP"] = "XFCE"
-        applet = s.start(use_settings=True)
         menu = applet.menu()
-        menu.wait(lambda entries: submenu_labels(entries) == entry[:26], "all 26 feeds in the submenu")
-        follow(27)
+        menu.wait(lambda entries: feeds_submenu_labels(entries) == entry[:26], "all 26 feeds in the submenu")
+        follow_feeds(s, feeds)
         menu.wait(
-            lambda entries: submenu_labels(entries) == entry[:25] + ["2 more feeds" + e2e.ELLIPSIS],
+            lambda entries: feeds_submenu_labels(entries) == entry[:25] + ["2 more feeds" + e2e.ELLIPSIS],
             "25 feeds and 2 more",
         )
-        follow(26)
-        menu.wait(lambda entries: submenu_labels(entries) == entry[:26], "all 26 feeds again")
+        follow_feeds(s, feeds[:26])
+        menu.wait(lambda entries: feeds_submenu_labels(entries) == entry[:26], "all 26 feeds again")
         assert_healthy(applet)
     finally:
         e2e.stop_process(xvfb)
