@@ -13,6 +13,7 @@
 #include "lwn-indicator.h"
 #include "lwn-newest-headlines.h"
 #include "lwn-str-hash.h"
+#include "lwn-submenu-prefetch.h"
 #include "lwn-text.h"
 #include "lwn-tray.h"
 
@@ -66,6 +67,7 @@ struct _LwnTray
   gint64 credit_at;     /* …as of this monotonic time */
 
   AppIndicator *indicator;
+  LwnSubmenuPrefetch *submenu_prefetch; /* where the host opens submenus beside the menu */
   char *icon_theme_path;
   gboolean symbolic; /* monochrome icons, for panels that draw their own so */
   guint n_unread;
@@ -491,6 +493,16 @@ create_indicator (LwnTray *self)
                     G_CALLBACK (indicator_connection_changed_cb), self);
 
   app_indicator_set_menu (self->indicator, self->menu);
+  /* GNOME Shell has every submenu with the menu's layout, and fetches the
+   * whole layout again at any change said. */
+  if (!self->menu_metrics.inline_submenus)
+    {
+      /* Made already (lwn_tray_new()): this only takes a reference. */
+      g_autoptr (GDBusConnection) session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+
+      if (session_bus != NULL)
+        self->submenu_prefetch = lwn_submenu_prefetch_new (self->indicator, session_bus);
+    }
   app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_ACTIVE);
   set_unread_count (self, self->n_unread);
   if (self->middle_click_target != NULL)
@@ -504,6 +516,7 @@ destroy_indicator (LwnTray *self)
     return;
 
   g_signal_handlers_disconnect_by_data (self->indicator, self);
+  g_clear_pointer (&self->submenu_prefetch, lwn_submenu_prefetch_free);
   self->registered = FALSE;
   /* Passive first, so that a host that did see the item drops it. */
   app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_PASSIVE);
@@ -1192,6 +1205,7 @@ lwn_tray_dispose (GObject *object)
   self->actions = NULL;
   if (self->indicator != NULL)
     g_signal_handlers_disconnect_by_data (self->indicator, self);
+  g_clear_pointer (&self->submenu_prefetch, lwn_submenu_prefetch_free);
   g_clear_object (&self->indicator);
   g_clear_pointer (&self->icon_theme_path, g_free);
   g_clear_pointer (&self->headline_items, g_hash_table_unref);

@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import lwn_e2e as e2e
-from gi.repository import GLib
+from gi.repository import Gio, GLib
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ""
 
@@ -1261,6 +1261,136 @@ def test_many_feeds_fit_screen(s):
             e2e.stop_process(xvfb)
 
 
+def write_feeds(s, count, first_number):
+    """count feeds of two headlines each, "Feed 00" on, as files: their file:// URLs."""
+    folder = os.path.join(s.root, "feeds")
+    os.makedirs(folder, exist_ok=True)
+    urls = []
+    for number in range(count):
+        items = [e2e.headline(first_number + 10 * number + k, "Story %d of feed %d" % (k, number)) for k in range(2)]
+        path = os.path.join(folder, "feed%02d.rdf" % number)
+        with open(path, "wb") as feed:
+            feed.write(e2e.rss1(items, "Feed %02d" % number))
+        urls.append("file://" + path)
+    return urls
+
+
+class LayoutSignals:
+    """The LayoutUpdated signals a tray item's menu sends, as (revision, parent) pairs."""
+
+    def __init__(self, bus, menu):
+        self.bus = bus
+        self.heard = []
+        self.subscription = bus.connection.signal_subscribe(
+            menu.name,
+            e2e.MENU_IFACE,
+            "LayoutUpdated",
+            menu.path,
+            None,
+            Gio.DBusSignalFlags.NONE,
+            lambda *args: self.heard.append(args[5].unpack()),
+        )
+
+    def pump(self):
+        context = GLib.MainContext.default()
+        while context.pending():
+            context.iteration(False)
+        return self.heard
+
+    def close(self):
+        self.bus.connection.signal_unsubscribe(self.subscription)
+
+
+def open_first_level(s, menu):
+    """Opens the menu as KDE Plasma does: its first level only, then AboutToShow on
+    it. Returns the layout's revision and the All Feeds submenu's id."""
+    revision, (_root_id, _props, children) = s.bus.call(
+        menu.name, menu.path, e2e.MENU_IFACE, "GetLayout", GLib.Variant("(iias)", (0, 1, [])), "(u(ia{sv}av))"
+    )
+    feeds = [e2e.menu_entry(child) for child in children if e2e.menu_entry(child)["label"] == "All Feeds"]
+    assert feeds and feeds[0]["visible"], [e2e.menu_entry(child)["label"] for child in children]
+    s.bus.call(menu.name, menu.path, e2e.MENU_IFACE, "AboutToShow", GLib.Variant("(i)", (0,)), "(b)")
+    return revision, feeds[0]["id"]
+
+
+def assert_submenu_told(s, menu, signals, what):
+    """Opening the menu's first level has the applet say the All Feeds submenu's layout
+    changed, at the revision the host has, so that a host that fetches a submenu only as
+    it opens it (KDE Plasma) fetches it now; the submenu's own layout then lists the feeds."""
+    revision, feeds_id = open_first_level(s, menu)
+    told = e2e.wait_for(
+        lambda: [heard for heard in signals.pump() if heard[1] == feeds_id], "All Feeds announced %s" % what
+    )
+    assert told[-1][0] >= revision, (told, revision)
+    revisions = [heard[0] for heard in signals.heard]
+    assert revisions == sorted(revisions), "a revision older than one already sent: %r" % signals.heard
+    _revision, (_id, _props, children) = s.bus.call(
+        menu.name, menu.path, e2e.MENU_IFACE, "GetLayout", GLib.Variant("(iias)", (feeds_id, 1, [])), "(u(ia{sv}av))"
+    )
+    labels = [e2e.menu_entry(child)["label"] for child in children if e2e.menu_entry(child)["visible"]]
+    assert labels[:2] == ["Feed 00 \u2014 2 unread", "Feed 01 \u2014 2 unread"], labels
+
+
+def feeds_listed(count):
+    def listed(entries):
+        feeds = [entry for entry in entries if entry["label"] == "All Feeds" and entry["visible"]]
+        return feeds and len([child for child in feeds[0]["submenu"] if child["visible"]]) == count
+
+    return listed
+
+
+def test_submenu_fetched_as_menu_opens(s):
+    """KDE Plasma fetches a submenu's entries only as it opens the submenu, and places
+    it while it is still empty: the first time, a long All Feeds ran off the screen.
+    Where the host opens submenus beside the menu, opening the menu tells the host the
+    submenu's layout, so that it is filled before anyone reaches it. GNOME Shell, which
+    gets submenus with the menu and fetches the whole menu again at any such word, is
+    told nothing."""
+    urls = write_feeds(s, 5, 962000)
+    arguments = [argument for url in urls[1:] for argument in ("--feed-url", url)]
+    for desktop, told in (("KDE", True), ("XFCE", True), ("GNOME", False)):
+        s.env["XDG_CURRENT_DESKTOP"] = desktop
+        applet = s.start(*arguments, feed_url=urls[0])
+        menu = applet.menu()
+        menu.wait(feeds_listed(5), "five feeds in All Feeds on %s" % desktop)
+        signals = LayoutSignals(s.bus, menu)
+        try:
+            if told:
+                assert_submenu_told(s, menu, signals, "on " + desktop)
+                # Every time the menu opens, not only the first.
+                before = len(signals.pump())
+                assert_submenu_told(s, menu, signals, "again on " + desktop)
+                assert len(signals.pump()) > before, signals.heard
+            else:
+                open_first_level(s, menu)
+                time.sleep(SETTLE)
+                assert [heard for heard in signals.pump() if heard[1] != 0] == [], signals.heard
+        finally:
+            signals.close()
+        stop_ok(applet)
+
+
+def test_submenu_fetched_after_new_indicator(s):
+    """The indicator made anew for a host that refused the first registration tells
+    the host its submenu as the first did; the first one's, gone with it, tells nothing."""
+    urls = write_feeds(s, 5, 963000)
+    arguments = [argument for url in urls[1:] for argument in ("--feed-url", url)]
+    s.env["XDG_CURRENT_DESKTOP"] = "KDE"
+    allow_refused_registration_leak(s)
+    watcher = s.start_watcher(refuse=1)
+    applet = s.launch(*arguments, feed_url=urls[0])
+    applet.wait_registered(timeout=20)
+    assert watcher.registrations()[0][1] == "refused", watcher.registrations()
+    menu = applet.menu()
+    menu.wait(feeds_listed(5), "five feeds in All Feeds")
+    signals = LayoutSignals(s.bus, menu)
+    try:
+        assert_submenu_told(s, menu, signals, "by the new indicator")
+    finally:
+        signals.close()
+    stop_ok(applet)
+
+
 def test_bad_activation_token(s):
     """An activation token that could bring another variable or line into the
     browser's environment is not passed on: the display makes one instead."""
@@ -1308,6 +1438,8 @@ TESTS = [
     ("LWN fixture: unread count on the indicator", test_fixture_unread_count),
     ("the menu fits the screen: headlines by the monitor's height and the host's rows", test_menu_fits_screen),
     ("fifty feeds: the newest of all, as many as fit, and All Feeds", test_many_feeds_fit_screen),
+    ("opening the menu has a host that fetches submenus late fetch All Feeds", test_submenu_fetched_as_menu_opens),
+    ("a new indicator tells the host its submenu too", test_submenu_fetched_after_new_indicator),
     ("opening headlines rewrites 2020 links and marks them read", test_open_headline),
     ("a browser without StartupNotify gets no startup id", test_no_startup_notify),
     ("the browser inherits no descriptor and is collected when it ends", test_browser_inherits_nothing),
@@ -1343,7 +1475,7 @@ TESTS = [
 def make_scenario(func):
     return e2e.Scenario(
         BINARY,
-        watcher=func not in (test_no_watcher, test_watcher_refuses_first),
+        watcher=func not in (test_no_watcher, test_watcher_refuses_first, test_submenu_fetched_after_new_indicator),
         keyfile_settings=func in (test_settings_live, test_icon_style, test_no_watcher),
     )
 
