@@ -18,7 +18,7 @@ set -eu
 # gtk-update-icon-cache.
 build_packages="
   build-essential meson ninja-build pkg-config gettext
-  libglib2.0-dev libgtk-3-dev libayatana-appindicator3-dev libnotify-dev
+  libglib2.0-dev libgtk-3-dev libayatana-appindicator3-dev libdbusmenu-glib-dev libnotify-dev
   libcurl4-openssl-dev libxml2-dev libjson-glib-dev
   libglib2.0-bin gtk-update-icon-cache librsvg2-common
   glib-networking gsettings-desktop-schemas ca-certificates

@@ -788,7 +788,7 @@ lwn_application_startup (GApplication *application)
   g_signal_connect (self->feeds, "notify::n-unread", G_CALLBACK (feeds_n_unread_cb), self);
   feeds_n_unread_cb (self->feeds, NULL, self);
   self->prepare_window_handler = g_signal_connect (self->feeds, "changed", G_CALLBACK (feeds_changed_prepare_cb), self);
-  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->feeds, icons);
+  self->tray = lwn_tray_new (G_ACTION_GROUP (self), self->feeds, self->session_bus, icons);
   g_signal_connect (self->tray, "connection-changed", G_CALLBACK (tray_connection_changed_cb), self);
 
   self->tray_host = lwn_tray_host_new (self->session_bus, self->tray);

@@ -41,10 +41,7 @@ is_visible_submenu (DbusmenuMenuitem *item)
 {
   const char *display = dbusmenu_menuitem_property_get (item, DBUSMENU_MENUITEM_PROP_CHILD_DISPLAY);
 
-  if (g_strcmp0 (display, DBUSMENU_MENUITEM_CHILD_DISPLAY_SUBMENU) != 0)
-    return FALSE;
-  /* An item without the property is visible. */
-  return !dbusmenu_menuitem_property_exist (item, DBUSMENU_MENUITEM_PROP_VISIBLE) || dbusmenu_menuitem_property_get_bool (item, DBUSMENU_MENUITEM_PROP_VISIBLE);
+  return g_strcmp0 (display, DBUSMENU_MENUITEM_CHILD_DISPLAY_SUBMENU) == 0 && dbusmenu_menuitem_property_get_bool (item, DBUSMENU_MENUITEM_PROP_VISIBLE);
 }
 
 /* The host opens the menu: each submenu of it is said to have a new layout,
@@ -102,7 +99,9 @@ root_changed_cb (GObject *server,
 /**
  * lwn_submenu_prefetch_new:
  * @indicator: an indicator whose menu is set already
- * @session_bus: the connection the indicator's menu is exported on
+ * @session_bus: the process's session bus, on which libdbusmenu-glib
+ *   exports the menu: the host hears the word from the menu's own sender,
+ *   in order with the server's signals
  *
  * Returns: (transfer full) (nullable): the prefetch, which lasts until freed
  *   and must be freed before @indicator; %NULL when @indicator does not say
@@ -119,7 +118,7 @@ lwn_submenu_prefetch_new (AppIndicator *indicator,
   g_return_val_if_fail (G_TYPE_CHECK_INSTANCE_TYPE (indicator, APP_INDICATOR_TYPE), NULL);
   g_return_val_if_fail (G_IS_DBUS_CONNECTION (session_bus), NULL);
 
-  /* Not in the library's documented API: a later version may not have it. */
+  /* Documented for testing only: a later version may drop it. */
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (indicator), "dbus-menu-server") != NULL)
     g_object_get (indicator, "dbus-menu-server", &server, NULL);
   if (server == NULL)

@@ -60,6 +60,7 @@ struct _LwnTray
 
   GActionGroup *actions; /* the application's, which outlives the tray */
   LwnFeedSet *feeds;
+  GDBusConnection *session_bus; /* the process's, on which libdbusmenu-glib exports the menu */
   guint max_items;
   LwnMenuMetrics menu_metrics; /* how tall the tray host draws the menu */
   guint update_id;
@@ -496,13 +497,7 @@ create_indicator (LwnTray *self)
   /* GNOME Shell has every submenu with the menu's layout, and fetches the
    * whole layout again at any change said. */
   if (!self->menu_metrics.inline_submenus)
-    {
-      /* Made already (lwn_tray_new()): this only takes a reference. */
-      g_autoptr (GDBusConnection) session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-
-      if (session_bus != NULL)
-        self->submenu_prefetch = lwn_submenu_prefetch_new (self->indicator, session_bus);
-    }
+    self->submenu_prefetch = lwn_submenu_prefetch_new (self->indicator, self->session_bus);
   app_indicator_set_status (self->indicator, APP_INDICATOR_STATUS_ACTIVE);
   set_unread_count (self, self->n_unread);
   if (self->middle_click_target != NULL)
@@ -1202,6 +1197,7 @@ lwn_tray_dispose (GObject *object)
   if (self->actions != NULL)
     g_signal_handlers_disconnect_by_data (self->actions, self);
   g_clear_object (&self->feeds);
+  g_clear_object (&self->session_bus);
   self->actions = NULL;
   if (self->indicator != NULL)
     g_signal_handlers_disconnect_by_data (self->indicator, self);
@@ -1303,28 +1299,33 @@ lwn_tray_set_host_present (LwnTray *self,
  *   "choose-feed" (the first feed the Feeds submenu leaves out), "show-headlines", "refresh",
  *   "mark-all-read", "open-site", "preferences", "quit", and the boolean state of "autostart"
  * @feeds: the feeds the menu shows
+ * @session_bus: the process's session bus connection (g_bus_get()'s), made
+ *   already and given to lwn_tray_patch_session_bus_init(): the one
+ *   libdbusmenu-glib exports the menu on
  * @icon_theme_path: (nullable): a folder with a hicolor/ tree to find the
  *   icons in, for a program run from its source tree
  *
- * Creates the indicator and its menu. The session bus connection must be
- * made already, and given to lwn_tray_patch_session_bus_init().
+ * Creates the indicator and its menu.
  *
  * Returns: (transfer full): a new #LwnTray
  */
 LwnTray *
 lwn_tray_new (GActionGroup *actions,
               LwnFeedSet *feeds,
+              GDBusConnection *session_bus,
               const char *icon_theme_path)
 {
   LwnTray *self;
 
   g_return_val_if_fail (G_IS_ACTION_GROUP (actions), NULL);
   g_return_val_if_fail (LWN_IS_FEED_SET (feeds), NULL);
+  g_return_val_if_fail (G_IS_DBUS_CONNECTION (session_bus), NULL);
 
   self = g_object_new (LWN_TYPE_TRAY, NULL);
   /* Not a reference: the application owns the tray. */
   self->actions = actions;
   self->feeds = g_object_ref (feeds);
+  self->session_bus = g_object_ref (session_bus);
   self->icon_theme_path = g_strdup (icon_theme_path);
   build_menu (self);
   show_autostart_state (self);

@@ -18,6 +18,7 @@ G_DECLARE_FINAL_TYPE (LwnTray, lwn_tray, LWN, TRAY, GObject)
 void      lwn_tray_patch_session_bus_init (GDBusConnection *session_bus);
 LwnTray  *lwn_tray_new               (GActionGroup    *actions,
                                       LwnFeedSet      *feeds,
+                                      GDBusConnection *session_bus,
                                       const char      *icon_theme_path);
 void      lwn_tray_set_max_items     (LwnTray         *self,
                                       guint            max_items);
