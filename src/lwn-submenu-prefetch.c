@@ -45,8 +45,8 @@ is_visible_submenu (DbusmenuMenuitem *item)
 }
 
 /* The host opens the menu: each submenu of it is said to have a new layout,
- * at the revision the host has, so that a host that fills submenus lazily
- * fills them now. */
+ * at the last revision the server announced, so that a host that fills
+ * submenus lazily fills them now. */
 static gboolean
 root_about_to_show_cb (DbusmenuMenuitem *root,
                        gpointer user_data)
