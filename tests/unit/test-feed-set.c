@@ -387,6 +387,18 @@ path_exists (const char *path)
   return g_file_test (path, G_FILE_TEST_EXISTS);
 }
 
+static guint
+count_files (const char *dir_path)
+{
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  guint n_files = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n_files++;
+  return n_files;
+}
+
 static void
 test_removed_forgotten (SetFixture *fixture,
                         gconstpointer data)
@@ -399,7 +411,6 @@ test_removed_forgotten (SetFixture *fixture,
   };
   g_autofree char *beta_state = NULL;
   g_autofree char *id = item_id (5, 0);
-  g_autoptr (GDir) cache = NULL;
   LwnReader *beta_reader;
   int drained = 0;
   gint64 deadline;
@@ -427,25 +438,17 @@ test_removed_forgotten (SetFixture *fixture,
   wait_for_reader (beta_reader, "the second feed, back");
   g_assert_cmpuint (lwn_reader_get_n_unread (beta_reader), ==, 4);
 
-  /* Removed for good: its folder and its saved copy go once the undo time has passed. */
+  /* Removed for good: its folder and its saved copy go once the undo time has passed. They go one after the
+   * other in a worker thread, so both are waited for: LWN's saved copy is then the only file left. */
   lwn_feed_set_set_feeds (fixture->set, both, 1);
   deadline = g_get_monotonic_time () + SET_WAIT_SECONDS * G_USEC_PER_SEC;
-  while (path_exists (beta_state))
+  while (path_exists (beta_state) || count_files (fixture->cache_dir) != 1)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, FALSE);
       g_usleep (10000);
     }
-  cache = g_dir_open (fixture->cache_dir, 0, NULL);
-  g_assert_nonnull (cache);
-  {
-    guint n_files = 0;
-
-    while (g_dir_read_name (cache) != NULL)
-      n_files++;
-    /* LWN's saved copy alone. */
-    g_assert_cmpuint (n_files, ==, 1);
-  }
+  g_assert_cmpuint (count_files (fixture->cache_dir), ==, 1);
 
   /* Added again, read, removed, and the program quits at once: the drain waits for the last save, and
    * the files then go with the undo. */
