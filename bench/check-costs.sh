@@ -8,7 +8,9 @@
 # 1.15 times its baseline, a CPU or time ratio more than 1.5 times (the click's also 12 over
 # it), the memory growth more than 1.5 times its baseline and more than 1 MiB over it, the
 # memory of 200 feeds over one more than 1.15 times its baseline and more than 1 MiB over
-# it, their wake-ups at rest more than 1.5 times their baseline and more than 3 over it. A
+# it, their wake-ups at rest more than 1.5 times their baseline and more than 3 over it; a
+# figure over its limit is first measured again, as many rounds more, and judged on the median
+# of all its rounds, and the last line then names each figure still over its limit. A
 # baseline without a line for one of the 200-feed figures (taken before they were measured)
 # leaves that figure unjudged, and says so. It
 # exits 2 when it cannot measure (a missing tool, no baseline), 0 otherwise. --write-baseline writes
@@ -317,19 +319,23 @@ start_applet warm-up "$floor_applet"
 wait_for 30 "the warm-up applet's menu" menu_seen "${app_item%% *}"
 stop_applet
 
-: >"$tmp/figures"
-for ((r = 1; r <= rounds; r++)); do
-  round "$r"
-done
+# measure_rounds FIRST LAST: rounds FIRST to LAST, each with its clicks' figure.
+measure_rounds() {
+  local r click idle
+  for ((r = $1; r <= $2; r++)); do
+    round "$r"
+  done
+  "$python" bench/stall_probe.py figures --samples "$tmp/samples" >"$tmp/round-trips"
+  for ((r = $1; r <= $2; r++)); do
+    click=$(awk -v a="lwn-tray-$r" '$1 == a && $2 == "click" { print $4 }' "$tmp/round-trips")
+    idle=$(awk -v a="floor-applet-$r" '$1 == a && $2 == "idle" { print $5 }' "$tmp/round-trips")
+    record "$r" click "$(div "$click" "$idle" %.3f)"
+    echo "Round $r: round-trip after a click ${click} ms (median of $runs), floor-applet's at rest ${idle} ms"
+  done
+}
 
-"$python" bench/stall_probe.py figures --samples "$tmp/samples" >"$tmp/round-trips"
-for ((r = 1; r <= rounds; r++)); do
-  click=$(awk -v a="lwn-tray-$r" '$1 == a && $2 == "click" { print $4 }' "$tmp/round-trips")
-  idle=$(awk -v a="floor-applet-$r" '$1 == a && $2 == "idle" { print $5 }' "$tmp/round-trips")
-  record "$r" click "$(div "$click" "$idle" %.3f)"
-  echo "Round $r: round-trip after a click ${click} ms (median of $runs), floor-applet's at rest ${idle} ms"
-done
-bench_footer
+: >"$tmp/figures"
+measure_rounds 1 "$rounds"
 
 # median NAME: the median of that figure over the rounds.
 median() {
@@ -367,34 +373,63 @@ EOF
   } >"$baseline_file"
 fi
 
-status=0
-printf '%-14s %10s %10s %10s   %-8s %s\n' figure "this run" baseline limit verdict rounds
-for name in $figures; do
-  value=$(median "$name")
-  base=$(baseline_value "$name")
-  if [ -z "$base" ]; then
-    printf '%-14s %10s %10s %10s   %-8s %s\n' "$name" "$value" n/a n/a "unjudged" "$(rounds_of "$name")"
-    continue
-  fi
-  max=$(limit "$name" "$base")
-  if awk -v v="$value" -v m="$max" 'BEGIN { exit !(v <= m) }'; then
-    verdict=ok
-  else
-    verdict=WORSE
-    status=1
-  fi
-  printf '%-14s %10s %10s %10s   %-8s %s\n' "$name" "$value" "$base" "$max" "$verdict" "$(rounds_of "$name")"
-done
-if $write_baseline; then
-  echo "Wrote $baseline_file from this run."
-else
-  for name in $newer_figures; do
-    if [ -z "$(baseline_value "$name")" ]; then
-      echo "$baseline_file has no line for $name: it is unjudged (see --write-baseline)."
+# judge: prints each figure's median beside its baseline and limit; returns 1 when one is
+# over its limit.
+judge() {
+  local name value base max verdict worse=0
+  printf '%-14s %10s %10s %10s   %-8s %s\n' figure "this run" baseline limit verdict rounds
+  for name in $figures; do
+    value=$(median "$name")
+    base=$(baseline_value "$name")
+    if [ -z "$base" ]; then
+      printf '%-14s %10s %10s %10s   %-8s %s\n' "$name" "$value" n/a n/a "unjudged" "$(rounds_of "$name")"
+      continue
     fi
+    max=$(limit "$name" "$base")
+    if awk -v v="$value" -v m="$max" 'BEGIN { exit !(v <= m) }'; then
+      verdict=ok
+    else
+      verdict=WORSE
+      worse=1
+    fi
+    printf '%-14s %10s %10s %10s   %-8s %s\n' "$name" "$value" "$base" "$max" "$verdict" "$(rounds_of "$name")"
   done
-  if ((status != 0)); then
-    echo "A figure is grossly worse than its baseline ($baseline_file says how each is measured)."
+  return "$worse"
+}
+
+status=0
+if $write_baseline; then
+  bench_footer
+  judge || :
+  echo "Wrote $baseline_file from this run."
+  exit 0
+fi
+
+# A figure over its limit is measured again before it fails the check: as many rounds more,
+# and the medians taken over all of them. A real step stays over its limit; a round that a
+# busy machine slowed, now and then on a shared CI machine, does not.
+judge >"$tmp/verdict" || status=1
+if ((status != 0)); then
+  echo "After $rounds rounds:"
+  cat "$tmp/verdict"
+  echo "A figure is over its limit: $rounds rounds more tell a regression from a slow round."
+  measure_rounds $((rounds + 1)) $((2 * rounds))
+  status=0
+  judge >"$tmp/verdict" || status=1
+  bench_footer
+  echo "After $((2 * rounds)) rounds:"
+else
+  bench_footer
+fi
+cat "$tmp/verdict"
+for name in $newer_figures; do
+  if [ -z "$(baseline_value "$name")" ]; then
+    echo "$baseline_file has no line for $name: it is unjudged (see --write-baseline)."
   fi
+done
+if ((status != 0)); then
+  # One line a CI log's tail keeps: which figures, against what.
+  echo "Cost check failed: $(awk '$5 == "WORSE" { printf "%s%s %s over %s", sep, $1, $2, $4; sep = ", " }' "$tmp/verdict")" \
+    "(each the median of its rounds; $baseline_file says how each is measured)."
 fi
 exit "$status"

@@ -83,6 +83,10 @@ else
   rm -rf build/releases
 fi
 took "the whole test command" "$run_started"
+# Among the closing lines, which figures failed the cost check, or what it could not measure.
+if [ "$costs_status" -ne 0 ]; then
+  grep -h -e '^Cost check failed' -e '^check-costs.sh: ' build/meson-logs/costs.txt || :
+fi
 
 # Closing lines every CI reader understands, from meson's own logs: one per
 # pass, then the total. A sanitizer report counts as one more failure, since
