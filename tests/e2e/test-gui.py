@@ -1412,6 +1412,31 @@ def test_submenu_fetched_after_new_indicator(s):
     stop_ok(applet)
 
 
+def test_submenu_fetched_after_host_returns(s):
+    """A tray host that leaves and comes back (a panel that restarts) finds the same
+    indicator and menu: its openings tell it the submenu as the first host's did."""
+    urls = write_feeds(s, 5, 964000)
+    arguments = [argument for url in urls[1:] for argument in ("--feed-url", url)]
+    s.env["XDG_CURRENT_DESKTOP"] = "KDE"
+    applet = s.start(*arguments, feed_url=urls[0])
+    menu = applet.menu()
+    menu.wait(feeds_listed(5), "five feeds in All Feeds")
+    signals = LayoutSignals(s.bus, menu)
+    try:
+        assert_submenu_told(s, menu, signals, "before the host left")
+        s.watcher.close()
+        e2e.wait_for(lambda: "No tray host watcher on the bus" in applet.log(), "the applet to see the host go")
+        s.start_watcher()
+        applet.wait_registered()
+        returned = applet.menu()
+        assert (returned.name, returned.path) == (menu.name, menu.path), (returned.name, returned.path)
+        returned.wait(feeds_listed(5), "five feeds in All Feeds, the host back")
+        assert_submenu_told(s, returned, signals, "once the host came back")
+    finally:
+        signals.close()
+    stop_ok(applet)
+
+
 def test_bad_activation_token(s):
     """An activation token that could bring another variable or line into the
     browser's environment is not passed on: the display makes one instead."""
@@ -1461,6 +1486,7 @@ TESTS = [
     ("fifty feeds: the newest of all, as many as fit, and All Feeds", test_many_feeds_fit_screen),
     ("opening the menu has a host that fetches submenus late fetch All Feeds", test_submenu_fetched_as_menu_opens),
     ("a new indicator tells the host its submenu too", test_submenu_fetched_after_new_indicator),
+    ("a tray host that leaves and comes back is told the submenu too", test_submenu_fetched_after_host_returns),
     ("opening headlines rewrites 2020 links and marks them read", test_open_headline),
     ("a browser without StartupNotify gets no startup id", test_no_startup_notify),
     ("the browser inherits no descriptor and is collected when it ends", test_browser_inherits_nothing),
