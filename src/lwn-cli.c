@@ -514,7 +514,10 @@ lwn_cli_check_options (GVariantDict *options)
     {
       if (!g_ascii_string_to_unsigned (interval_text, 10, 1, G_MAXINT, &interval, NULL))
         {
-          g_printerr ("lwn-tray: %s\n", _ ("the interval must be a positive number of seconds"));
+          g_autofree char *given = one_line (interval_text);
+
+          /* Translators: %s is the value given to --interval. */
+          g_printerr (_ ("lwn-tray: the interval must be a positive number of seconds, not “%s”\n"), given);
           return 1;
         }
       if (interval < LWN_MIN_INTERVAL)

@@ -220,6 +220,19 @@ def test_opml_round_trip():
         assert 'text="Planet GNOME &amp; friends"' in after, after
 
 
+def test_interval():
+    """--interval takes whole seconds from 1 up; anything else is refused in one line
+    that names the value, before any feed is read."""
+    feed = "file://" + LWN_FEED
+    result = run("--print", "--feed-url", feed, "--interval", "3600")
+    assert result.returncode == 0 and result.stderr == "", result
+    for value in ("0", "-5", "abc", "12s", " 60", "99999999999", ""):
+        result = run("--print", "--feed-url", feed, "--interval", value)
+        lines = result.stderr.splitlines()
+        assert result.returncode == 1 and result.stdout == "" and len(lines) == 1, (value, result)
+        assert lines[0] == "lwn-tray: the interval must be a positive number of seconds, not \u201c%s\u201d" % value, lines
+
+
 def test_bad_option():
     result = run("--no-such-option")
     assert result.returncode != 0 and len(result.stderr.strip().splitlines()) == 1, result
@@ -240,6 +253,7 @@ def main():
         ("--version", test_version),
         ("--help", test_help),
         ("unknown option", test_bad_option),
+        ("--interval: whole seconds from 1, anything else named in one line", test_interval),
         ("no display: one line, exit 1", test_no_display),
         ("--print of several feeds, labelled", lambda: test_print_several(base)),
         ("--json of several feeds, an array", lambda: test_json_several(base)),
